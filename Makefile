@@ -1,0 +1,38 @@
+# Two entry points: `make run` serves the site, `make test` runs every check, browser tests included.
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test lint bench chromium
+
+run: $(VENV)/.installed
+	$(BIN)/gunicorn --worker-class gevent --workers 1 --no-control-socket \
+		--bind 127.0.0.1:$(PORT) 'app:create_app()'
+
+test: $(VENV)/.dev-installed chromium
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+
+bench: $(VENV)/.dev-installed
+	$(BIN)/python bench/engine.py
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml
+	test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+# Playwright's own browser download cannot reach its host everywhere: Debian's Chromium is used
+# where it is (or can be) installed, Playwright's download elsewhere.
+chromium: $(VENV)/.dev-installed
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else $(BIN)/python -m playwright install chromium; fi

@@ -1,0 +1,26 @@
+"""The zerogames web app: create_app() for servers and tests, `python app.py` for a local run."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask
+
+from zerogames.web import lobby
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY", "dev"),
+        DATABASE=os.environ.get("ZEROGAMES_DB") or os.path.join(app.instance_path, "zerogames.db"),
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.register_blueprint(lobby.bp)
+    return app
+
+
+if __name__ == "__main__":
+    create_app().run(host="127.0.0.1", port=int(os.environ.get("PORT", "8000")), threaded=True)

@@ -1,0 +1,150 @@
+"""Random playouts that check the engine contract's invariants; shared by every game's tests.
+
+A game's test module supplies what only it knows: which cards exist (`deck`), where every card is in a
+state (`cards_of`), and which cards a seat must not see in a state (`secret`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerogames.games import Game, IllegalAction
+
+State = dict[str, Any]
+CardsOf = Callable[[State], Iterable[Hashable]]
+Secret = Callable[[State, int | None], Iterable[Hashable]]
+
+
+@dataclass
+class Playout:
+    """One finished random game: its set-up, its log and its final state."""
+
+    players: int
+    seed: int
+    options: dict[str, Any]
+    log: list[tuple[int, dict[str, Any], float]] = field(default_factory=list)
+    final: State | None = None
+
+
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string anywhere in a JSON-like value: where a card code would show up in a view."""
+    return set(QUOTED.findall(json.dumps(value)))
+
+
+def acting_seats(rules: Game, state: State, players: int, now: float) -> list[tuple[int, list[dict]]]:
+    seats = []
+    for seat in range(players):
+        legal = rules.legal_actions(state, seat, now)
+        if legal:
+            seats.append((seat, legal))
+    return seats
+
+
+def assert_refused(rules: Game, state: State, seat: int, action: Any, now: float) -> None:
+    """An illegal action raises IllegalAction with a reason a player can read.
+
+    (That it changed nothing is checked by the caller, once for the whole step.)
+    """
+    try:
+        rules.apply(state, seat, action, now)
+    except IllegalAction as refusal:
+        assert isinstance(refusal.reason, str) and len(refusal.reason) > 5, refusal.reason
+    else:
+        raise AssertionError(f"seat {seat} was allowed {action!r}")
+
+
+def check_views(rules: Game, state: State, players: int, now: float, secret: Secret | None) -> None:
+    for seat in [*range(players), None]:
+        view = rules.view(state, seat, now)
+        json.dumps(view)
+        assert view["seat"] == seat
+        assert isinstance(view["hand"], list)
+        if seat is None:
+            assert view["hand"] == []
+        if secret is not None:
+            leaked = strings_in(view) & {card for card in secret(state, seat) if isinstance(card, str)}
+            assert not leaked, f"seat {seat} sees {sorted(leaked)}"
+
+
+def random_playout(
+    rules: Game,
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    deck: Iterable[Hashable] | None = None,
+    cards_of: CardsOf | None = None,
+    secret: Secret | None = None,
+    seconds_per_action: float = 0.0,
+    max_actions: int = 50_000,
+    checks: bool = True,
+) -> Playout:
+    """Play one game with random legal actions (from random seats), checking invariants at each step.
+
+    At every step: apply leaves its input unchanged; every card is accounted for; no view holds a
+    secret card; the state survives dump/load (the game goes on from the loaded copy); a seat with
+    no legal action and a nonsense action are both refused with a reason. At the end: the game ended,
+    and replaying the log from the start rebuilds the same state.
+    """
+    rng = random.Random(seed)
+    options = dict(options or {})
+    playout = Playout(players, seed, options)
+    full_deck = Counter(deck) if deck is not None else None
+    state = rules.new_game(players, seed, options)
+    now = 0.0
+    for _ in range(max_actions):
+        if rules.result(state) is not None:
+            break
+        seats = acting_seats(rules, state, players, now)
+        assert seats, "nobody can act, yet the game is not over"
+        seat, legal = rng.choice(seats)
+        action = rng.choice(legal)
+        if checks:
+            before = rules.dump(state)
+            idle = [s for s in range(players) if s not in {s for s, _ in seats}]
+            if idle:
+                assert_refused(rules, state, rng.choice(idle), action, now)
+            assert_refused(rules, state, seat, {"type": "no-such-action"}, now)
+        new = rules.apply(state, seat, action, now)
+        playout.log.append((seat, action, now))
+        if checks:
+            assert rules.dump(state) == before, "apply or a refusal changed its input"
+            if cards_of is not None and full_deck is not None:
+                assert Counter(cards_of(new)) == full_deck, "cards were lost or made"
+            check_views(rules, new, players, now, secret)
+            dumped = rules.dump(new)
+            assert json.loads(json.dumps(dumped)) == dumped
+            new = rules.load(dumped)
+            assert rules.dump(new) == dumped
+        state = new
+        now += rng.uniform(0, 2 * seconds_per_action)
+    result = rules.result(state)
+    assert result is not None, f"the game did not end within {max_actions} actions"
+    assert result["scores"] == rules.scores(state)
+    assert set(result["winners"]) <= set(range(players))
+    playout.final = state
+    if checks:
+        assert rules.dump(replay(rules, playout)) == rules.dump(state), "replaying the log differs"
+    return playout
+
+
+def replay(rules: Game, playout: Playout) -> State:
+    state = rules.new_game(playout.players, playout.seed, playout.options)
+    for seat, action, now in playout.log:
+        state = rules.apply(state, seat, action, now)
+    return state
+
+
+def seeds_and_players(rules: Game, games: int = 300) -> list[tuple[int, int]]:
+    """`games` seeds spread over every player count the game allows."""
+    counts = range(rules.min_players, rules.max_players + 1)
+    return [(seed, counts[seed % len(counts)]) for seed in range(games)]

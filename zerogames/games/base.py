@@ -1,0 +1,89 @@
+"""What every game's rules share: the refusal type, the state's shape, dump and load.
+
+A state is a plain dict whose values never change once made (numbers, strings, None, tuples, and
+dicts that are only ever replaced, never edited). `apply` copies the dict and replaces what the
+action changes, so the state it was given is left as it was, cheaply.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; `reason` is written for the player who tried it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def freeze(value: Any) -> Any:
+    """Lists to tuples, all the way down, so that a loaded state is as immutable as a made one."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(item) for item in value)
+    if isinstance(value, dict):
+        return {key: freeze(item) for key, item in value.items()}
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Tuples to lists: the JSON-safe form of a state or part of one (the C encoder is the fast way)."""
+    return json.loads(json.dumps(value))
+
+
+def action_type(action: Any) -> str:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("That is not an action of this game.")
+    return action["type"]
+
+
+def whole_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_players(game: Game, players: int) -> None:
+    if not whole_number(players) or not game.min_players <= players <= game.max_players:
+        if game.min_players == game.max_players:
+            raise ValueError(f"{game.title} is for exactly {game.min_players} players")
+        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players")
+
+
+def seat_option(options: dict[str, Any], name: str, players: int, drawn: int) -> int:
+    """A seat chosen by option (`dealer`, `chooser`, ...), else the one drawn from the seed."""
+    seat = options.get(name)
+    if seat is None:
+        return drawn
+    if not whole_number(seat) or not 0 <= seat < players:
+        raise ValueError(f"option {name!r} must be a seat from 0 to {players - 1}")
+    return seat
+
+
+def stacked_decks(options: dict[str, Any]) -> tuple[tuple[Any, ...], ...]:
+    decks = options.get("decks", ())
+    if not isinstance(decks, list | tuple) or not all(isinstance(deck, list | tuple) for deck in decks):
+        raise ValueError("option 'decks' must be a list of deck orders")
+    return freeze(decks)
+
+
+class Game:
+    """The engine contract's shared half; each game supplies set-up, actions, views and scores."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return thaw(state)
+
+    def load(self, data: dict[str, Any]) -> State:
+        return freeze(data)
+
+    def next_change(self, state: State, now: float) -> float | None:
+        """Only games with timed sightings change a view without an action."""
+        return None

@@ -1,0 +1,1 @@
+"""Flask blueprints: the lobby, the tables, the live channel."""
