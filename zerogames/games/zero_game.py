@@ -57,7 +57,7 @@ class ZeroGame(Game):
     # A turn
 
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        if seat != state["turn"]:  # also when the game is over: then nobody's turn
+        if seat is None or seat != state["turn"]:  # the turn is None once the game is over
             return []
         if state["phase"] == "bid":
             return [{"type": "bid", "bid": bid} for bid in allowed_bids(state, seat)]
