@@ -1,0 +1,26 @@
+"""Bot players. A bot sees exactly what a human in its seat would: the seat's view and legal actions.
+
+Each game's module offers `choose(view, legal, level, rng) -> action`, one of `legal`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from . import zero_game
+
+Choose = Callable[[dict[str, Any], list[dict[str, Any]], str, random.Random], dict[str, Any]]
+
+LEVELS = ("easy",)
+
+BOTS: dict[str, Choose] = {
+    "zero_game": zero_game.choose,
+}
+
+
+def choose(game_id: str, view: dict[str, Any], legal: list[dict[str, Any]], level: str, rng: random.Random):
+    """The bot's action for this seat; a game without a bot of its own plays a random legal move."""
+    policy = BOTS.get(game_id)
+    return policy(view, legal, level, rng) if policy else rng.choice(legal)
