@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from zerogames.web import lobby
+from zerogames import web
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -15,10 +15,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY", "dev"),
         DATABASE=os.environ.get("ZEROGAMES_DB") or os.path.join(app.instance_path, "zerogames.db"),
+        # Development mode: `?seat=N` tab identities, for local play and tests.
+        DEV=os.environ.get("ZEROGAMES_DEV", "") == "1",
+        BOT_DELAY=float(os.environ.get("ZEROGAMES_BOT_DELAY", "0.8")),
+        SOCK_SERVER_OPTIONS={"ping_interval": 25},
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        SESSION_COOKIE_SAMESITE="Lax",
     )
     if test_config:
         app.config.update(test_config)
-    app.register_blueprint(lobby.bp)
+    web.init_app(app)
     return app
 
 

@@ -1,1 +1,25 @@
-"""Flask blueprints: the lobby, the tables, the live channel."""
+"""Flask blueprints: the lobby, the tables, the live channel; and the one room registry they share."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from zerogames.games.cards import SUIT_NAMES, card_name, short_name
+from zerogames.rooms import RoomRegistry
+from zerogames.store import Store
+
+from . import identity, live, lobby, render, table
+
+
+def init_app(app: Flask) -> None:
+    store = Store(app.config["DATABASE"])
+    registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"])
+    app.extensions["zerogames"] = registry
+    app.register_blueprint(lobby.bp)
+    app.register_blueprint(table.bp)
+    app.register_blueprint(live.bp)
+    app.jinja_env.globals.update(
+        card_name=card_name, short_name=short_name, suit_names=SUIT_NAMES, action_value=render.action_value
+    )
+    app.context_processor(lambda: {"tab": identity.tab_args(), "my_name": identity.current_name()})
+    registry.restore()

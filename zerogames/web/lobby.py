@@ -1,17 +1,60 @@
-"""The home page: pick a game and create a room, or join one by its code."""
+"""The home page: pick a game and its options and create a room, or join one by its code."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, send_from_directory
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 
 from zerogames.games import GAMES
+from zerogames.rooms import Refused, clean_name
+
+from . import identity, tables
+from .registry import web_registry
 
 bp = Blueprint("lobby", __name__)
 
 
 @bp.get("/")
-def home() -> str:
-    return render_template("lobby/home.html", games=list(GAMES.values()))
+def home():
+    return render_template(
+        "lobby/home.html", games=list(GAMES.values()), options=tables.OPTIONS, name=identity.current_name()
+    )
+
+
+@bp.post("/rooms")
+def create():
+    game_id = request.form.get("game", "")
+    try:
+        name = clean_name(request.form.get("name"))
+        options = tables.parse_options(game_id, request.form)
+        room = web_registry().create(game_id, options, identity.current_uid(), name)
+    except Refused as refusal:
+        flash(refusal.reason, "error")
+        return redirect(url_for("lobby.home", **identity.tab_args()))
+    identity.remember_name(name)
+    return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
+
+
+@bp.get("/join")
+def join():
+    code = request.args.get("code", "").strip().upper()
+    if web_registry().get(code) is None:
+        flash(
+            f"No table has the code {code!r}: check the letters with your host."
+            if code
+            else "Type the 4-letter code your host shared.",
+            "error",
+        )
+        return redirect(url_for("lobby.home", **identity.tab_args()))
+    return redirect(url_for("table.room", code=code, **identity.tab_args()))
 
 
 @bp.get("/favicon.ico")

@@ -1,0 +1,307 @@
+"""SQLite persistence through sqlite-utils: rooms, seats, games, the action log and snapshots.
+
+Every accepted action is appended in its own transaction before anyone is told of it, so a server
+killed at any moment comes back with every acknowledged action. WAL with synchronous=NORMAL: a
+commit survives the process dying (the data is in the operating system's hands); an operator who
+wants it to survive a power cut too sets ZEROGAMES_SYNC=FULL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+# A snapshot every so many actions keeps a rebuild short whatever the game's length.
+SNAPSHOT_EVERY = 50
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    uid: str | None
+    name: str
+    bot: str | None
+
+
+@dataclass
+class RoomRow:
+    code: str
+    game: str
+    options: dict[str, Any]
+    host: str
+    status: str
+    game_no: int
+    seed: int | None
+    version: int
+    seats: list[SeatRow]
+
+
+@dataclass
+class GameLog:
+    """What rebuilds a game: its latest snapshot (or none) and every action after it, in order."""
+
+    players: int
+    seed: int
+    options: dict[str, Any]
+    snapshot: dict[str, Any] | None
+    snapshot_at: int
+    actions: list[tuple[int, dict[str, Any], float]]
+
+
+class Store:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute(f"PRAGMA synchronous={os.environ.get('ZEROGAMES_SYNC', 'NORMAL')}")
+        connection.execute("PRAGMA busy_timeout=5000")
+        self.db = sqlite_utils.Database(connection)
+        # One connection shared by every thread of the process: the lock keeps one writer at a time.
+        self.lock = threading.Lock()
+        self.create_tables()
+
+    def create_tables(self) -> None:
+        db = self.db
+        with self.lock:
+            if "rooms" not in db.table_names():
+                db["rooms"].create(
+                    {
+                        "code": str,
+                        "game": str,
+                        "options": str,
+                        "host": str,
+                        "status": str,
+                        "game_no": int,
+                        "seed": int,
+                        "version": int,
+                        "created": float,
+                        "updated": float,
+                    },
+                    pk="code",
+                )
+                db["rooms"].create_index(["status"])
+            if "seats" not in db.table_names():
+                db["seats"].create(
+                    {"code": str, "seat": int, "uid": str, "name": str, "bot": str}, pk=("code", "seat")
+                )
+            if "games" not in db.table_names():
+                db["games"].create(
+                    {
+                        "code": str,
+                        "game_no": int,
+                        "game": str,
+                        "players": int,
+                        "seed": int,
+                        "options": str,
+                        "seats": str,
+                        "started": float,
+                        "finished": float,
+                        "result": str,
+                    },
+                    pk=("code", "game_no"),
+                )
+            if "actions" not in db.table_names():
+                db["actions"].create(
+                    {
+                        "code": str,
+                        "game_no": int,
+                        "n": int,
+                        "seat": int,
+                        "action": str,
+                        "now": float,
+                        "by": str,
+                        "version": int,
+                    },
+                    pk=("code", "game_no", "n"),
+                )
+            if "snapshots" not in db.table_names():
+                db["snapshots"].create(
+                    {"code": str, "game_no": int, "n": int, "state": str}, pk=("code", "game_no", "n")
+                )
+
+    # Rooms and seats
+
+    def code_taken(self, code: str) -> bool:
+        with self.lock:
+            return self.db.execute("select 1 from rooms where code = ?", [code]).fetchone() is not None
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All or nothing. (sqlite-utils' own writes commit as they go, so writes here are plain SQL.)"""
+        with self.lock:
+            self.db.execute("begin immediate")
+            try:
+                yield
+            except BaseException:
+                self.db.execute("rollback")
+                raise
+            self.db.execute("commit")
+
+    def save_room(self, room: RoomRow) -> None:
+        """The room's row and all its seats, in one transaction (lobby changes, starts, rematches)."""
+        now = time.time()
+        with self.transaction():
+            self.db.execute(
+                "insert into rooms"
+                " (code, game, options, host, status, game_no, seed, version, created, updated)"
+                " values (?,?,?,?,?,?,?,?,?,?) on conflict(code) do update set options = excluded.options,"
+                " host = excluded.host, status = excluded.status, game_no = excluded.game_no,"
+                " seed = excluded.seed, version = excluded.version, updated = excluded.updated",
+                [
+                    room.code,
+                    room.game,
+                    json.dumps(room.options),
+                    room.host,
+                    room.status,
+                    room.game_no,
+                    room.seed,
+                    room.version,
+                    now,
+                    now,
+                ],
+            )
+            self.db.execute("delete from seats where code = ?", [room.code])
+            for s in room.seats:
+                self.db.execute(
+                    "insert into seats (code, seat, uid, name, bot) values (?,?,?,?,?)",
+                    [room.code, s.seat, s.uid, s.name, s.bot],
+                )
+
+    def load_room(self, code: str) -> RoomRow | None:
+        with self.lock:
+            rows = list(self.db.query("select * from rooms where code = ?", [code]))
+            if not rows:
+                return None
+            row = rows[0]
+            seats = [
+                SeatRow(s["seat"], s["uid"], s["name"], s["bot"])
+                for s in self.db.query("select * from seats where code = ? order by seat", [code])
+            ]
+        return RoomRow(
+            row["code"],
+            row["game"],
+            json.loads(row["options"]),
+            row["host"],
+            row["status"],
+            row["game_no"],
+            row["seed"],
+            row["version"],
+            seats,
+        )
+
+    def unfinished_rooms(self) -> list[str]:
+        with self.lock:
+            return [r["code"] for r in self.db.query("select code from rooms where status != 'over'")]
+
+    # Games and their action log
+
+    def start_game(self, room: RoomRow, players: int, options: dict[str, Any], state: dict[str, Any]) -> None:
+        """The room row, its seats and the new game's record, with its opening snapshot, at once."""
+        with self.transaction():
+            self.db.execute(
+                "insert or replace into games (code, game_no, game, players, seed, options, seats, started)"
+                " values (?,?,?,?,?,?,?,?)",
+                [
+                    room.code,
+                    room.game_no,
+                    room.game,
+                    players,
+                    room.seed,
+                    json.dumps(options),
+                    json.dumps([s.__dict__ for s in room.seats]),
+                    time.time(),
+                ],
+            )
+            self.db.execute(
+                "insert or replace into snapshots (code, game_no, n, state) values (?,?,?,?)",
+                [room.code, room.game_no, 0, json.dumps(state)],
+            )
+            self.db.execute(
+                "update rooms set status = ?, game_no = ?, seed = ?, version = ?, updated = ? where code = ?",
+                [room.status, room.game_no, room.seed, room.version, time.time(), room.code],
+            )
+
+    def append_action(
+        self,
+        code: str,
+        game_no: int,
+        n: int,
+        seat: int,
+        action: dict[str, Any],
+        now: float,
+        by: str,
+        version: int,
+        snapshot: dict[str, Any] | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Action n of the game, durable when this returns; a snapshot and the result ride along."""
+        with self.transaction():
+            self.db.execute(
+                "insert into actions (code, game_no, n, seat, action, now, by, version)"
+                " values (?,?,?,?,?,?,?,?)",
+                [code, game_no, n, seat, json.dumps(action), now, by, version],
+            )
+            if snapshot is not None:
+                self.db.execute(
+                    "insert or replace into snapshots (code, game_no, n, state) values (?,?,?,?)",
+                    [code, game_no, n, json.dumps(snapshot)],
+                )
+            status = "playing"
+            if result is not None:
+                status = "over"
+                self.db.execute(
+                    "update games set finished = ?, result = ? where code = ? and game_no = ?",
+                    [time.time(), json.dumps(result), code, game_no],
+                )
+            self.db.execute(
+                "update rooms set version = ?, status = ?, updated = ? where code = ?",
+                [version, status, time.time(), code],
+            )
+
+    def game_log(self, code: str, game_no: int) -> GameLog | None:
+        with self.lock:
+            games = list(self.db.query("select * from games where code = ? and game_no = ?", [code, game_no]))
+            if not games:
+                return None
+            game = games[0]
+            snap = self.db.execute(
+                "select n, state from snapshots where code = ? and game_no = ? order by n desc limit 1",
+                [code, game_no],
+            ).fetchone()
+            at = snap[0] if snap else 0
+            actions = [
+                (row[0], json.loads(row[1]), row[2])
+                for row in self.db.execute(
+                    "select seat, action, now from actions"
+                    " where code = ? and game_no = ? and n > ? order by n",
+                    [code, game_no, at],
+                )
+            ]
+        return GameLog(
+            game["players"],
+            game["seed"],
+            json.loads(game["options"]),
+            json.loads(snap[1]) if snap else None,
+            at,
+            actions,
+        )
+
+    def all_actions(self, code: str, game_no: int) -> list[tuple[int, dict[str, Any], float, str]]:
+        with self.lock:
+            return [
+                (row[0], json.loads(row[1]), row[2], row[3])
+                for row in self.db.execute(
+                    "select seat, action, now, by from actions where code = ? and game_no = ? order by n",
+                    [code, game_no],
+                )
+            ]

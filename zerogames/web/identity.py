@@ -1,0 +1,46 @@
+"""Who is asking: a guest identity in a signed cookie (a random id and a display name).
+
+In development mode `?seat=N` on any room URL gives that tab the identity N, so one browser can hold
+several seats; every link and form of such a page carries the parameter on.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import current_app, request, session
+
+
+def tab_identity() -> str | None:
+    """The `?seat=N` of a development tab, or None."""
+    if not current_app.config["DEV"]:
+        return None
+    tab = request.args.get("seat", "")
+    return tab if tab.isdigit() and len(tab) <= 3 else None
+
+
+def current_uid() -> str:
+    tab = tab_identity()
+    if tab is not None:
+        return f"tab-{tab}"
+    if "uid" not in session:
+        session["uid"] = secrets.token_urlsafe(12)
+        session.permanent = True
+    return session["uid"]
+
+
+def current_name() -> str | None:
+    return session.get("names", {}).get(current_uid())
+
+
+def remember_name(name: str) -> None:
+    names = dict(session.get("names", {}))
+    names[current_uid()] = name
+    session["names"] = names
+    session.permanent = True
+
+
+def tab_args() -> dict[str, str]:
+    """What every URL of this page must carry to keep the tab's identity."""
+    tab = tab_identity()
+    return {"seat": tab} if tab is not None else {}

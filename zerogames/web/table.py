@@ -1,0 +1,181 @@
+"""A room's page, its lobby controls, actions and rejoin links.
+
+Every POST answers an htmx request with the fresh room for the viewer (and a notice when refused);
+a plain form POST is redirected back to the room page.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from zerogames.rooms import Refused, Room, clean_name
+
+from . import identity, render
+from .registry import web_registry
+
+bp = Blueprint("table", __name__)
+
+
+def find_room(code: str) -> Room:
+    room = web_registry().get(code)
+    if room is None:
+        abort(404, description=f"No table has the code {code.upper()!r}. Check the letters with your host.")
+    return room
+
+
+def rejoin_token(room: Room, seat: int, uid: str) -> str:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="rejoin").dumps([room.code, seat, uid])
+
+
+def page_context(room: Room) -> dict[str, Any]:
+    uid = identity.current_uid()
+    snap = room.snapshot
+    regions = render.render_regions(room.code, room.game_id, snap, uid, web_registry().clock())
+    me = room.seat_of(uid)
+    rejoin = None
+    if me is not None:
+        rejoin = url_for("table.rejoin", code=room.code, token=rejoin_token(room, me, uid), _external=True)
+    return {
+        "room": render.room_info(room.code, room.game_id, snap, uid),
+        "body": render.room_body(regions, snap.status, room.game_id),
+        "share": url_for("table.room", code=room.code, _external=True),
+        "rejoin": rejoin,
+        "name": identity.current_name(),
+    }
+
+
+@bp.get("/r/<code>")
+def room(code: str):
+    found = find_room(code)
+    if code != found.code:
+        return redirect(url_for("table.room", code=found.code, **identity.tab_args()))
+    return render_template("room/page.html", **page_context(found))
+
+
+def answer(room: Room, refusal: Refused | None = None) -> Response | Any:
+    """The room as it is now: fresh regions for htmx, a redirect for a plain form."""
+    if not request.headers.get("HX-Request"):
+        if refusal:
+            flash(refusal.reason, "error")
+        return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
+    context = page_context(room)
+    notice = render_template("room/notice.html", message=refusal.reason if refusal else None)
+    # A refusal still answers 200: htmx swaps nothing from an error status, and the player must see
+    # both the reason and the table as it is now.
+    return Response(notice + context["body"], mimetype="text/html")
+
+
+def attempt(room: Room, change) -> Response | Any:
+    try:
+        change()
+    except Refused as refusal:
+        return answer(room, refusal)
+    return answer(room)
+
+
+@bp.post("/r/<code>/join")
+def join(code: str):
+    room = find_room(code)
+    uid = identity.current_uid()
+
+    def take_seat() -> None:
+        name = clean_name(request.form.get("name") or identity.current_name())
+        web_registry().join(room, uid, name)
+        identity.remember_name(name)
+
+    return attempt(room, take_seat)
+
+
+@bp.post("/r/<code>/leave")
+def leave(code: str):
+    room = find_room(code)
+    return attempt(room, lambda: web_registry().leave(room, identity.current_uid()))
+
+
+@bp.post("/r/<code>/bots")
+def add_bot(code: str):
+    room = find_room(code)
+    level = request.form.get("level", "easy")
+    return attempt(room, lambda: web_registry().add_bot(room, identity.current_uid(), level))
+
+
+@bp.post("/r/<code>/bots/<int:index>/remove")
+def remove_bot(code: str, index: int):
+    room = find_room(code)
+    return attempt(room, lambda: web_registry().remove_bot(room, identity.current_uid(), index))
+
+
+@bp.post("/r/<code>/start")
+def start(code: str):
+    room = find_room(code)
+    return attempt(room, lambda: web_registry().start(room, identity.current_uid()))
+
+
+@bp.post("/r/<code>/again")
+def again(code: str):
+    room = find_room(code)
+    return attempt(room, lambda: web_registry().rematch(room, identity.current_uid()))
+
+
+def posted_action() -> Any:
+    try:
+        return json.loads(request.form.get("action", ""))
+    except ValueError:
+        raise Refused("That move could not be read: please try again.") from None
+
+
+@bp.post("/r/<code>/act")
+def act(code: str):
+    room = find_room(code)
+
+    def move() -> None:
+        web_registry().act(
+            room,
+            identity.current_uid(),
+            request.form.get("version"),
+            posted_action(),
+            request.form.get("seat"),
+        )
+
+    return attempt(room, move)
+
+
+@bp.get("/r/<code>/rejoin/<token>")
+def rejoin(code: str, token: str):
+    room = find_room(code)
+    try:
+        token_code, seat, old_uid = URLSafeSerializer(current_app.config["SECRET_KEY"], salt="rejoin").loads(
+            token
+        )
+    except (BadSignature, ValueError):
+        token_code = None
+    if token_code != room.code:
+        flash("This rejoin link is not valid for this table.", "error")
+        return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
+    uid = identity.current_uid()
+    if uid != old_uid:
+        try:
+            web_registry().move_seat(room, seat, old_uid, uid)
+            identity.remember_name(room.seats[seat].name)
+        except Refused as refusal:
+            flash(refusal.reason, "error")
+    return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
+
+
+@bp.app_errorhandler(404)
+def not_found(error):
+    return render_template("room/missing.html", message=error.description), 404

@@ -1,0 +1,43 @@
+"""What the site knows of each game beyond its rules: the table's regions and the room's options.
+
+A region is one partial, `templates/games/<game>/<region>.html`, whose root element has the region's
+name as its id; the live channel sends a seat only the regions that changed for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A room option the host picks from a few values when creating the room."""
+
+    name: str
+    label: str
+    values: tuple[tuple[Any, str], ...]
+
+
+REGIONS: dict[str, tuple[str, ...]] = {
+    "zero_game": ("status", "seats", "trick", "hand", "scores"),
+}
+
+OPTIONS: dict[str, tuple[Choice, ...]] = {
+    "zero_game": (),
+}
+
+
+def regions(game_id: str) -> tuple[str, ...]:
+    return REGIONS[game_id]
+
+
+def parse_options(game_id: str, form: dict[str, str]) -> dict[str, Any]:
+    """The room options from the create form: only the listed values of the listed options."""
+    options: dict[str, Any] = {}
+    for choice in OPTIONS.get(game_id, ()):
+        picked = form.get(choice.name)
+        for value, _ in choice.values:
+            if picked == str(value):
+                options[choice.name] = value
+    return options
