@@ -1,8 +1,9 @@
 """The rules engines, one per game, behind one contract (see DESIGN.md)."""
 
 from .base import Game, IllegalAction
+from .trump_card import RULES as TRUMP_CARD
 from .zero_game import RULES as ZERO_GAME
 
-GAMES: dict[str, Game] = {rules.id: rules for rules in (ZERO_GAME,)}
+GAMES: dict[str, Game] = {rules.id: rules for rules in (ZERO_GAME, TRUMP_CARD)}
 
 __all__ = ["GAMES", "Game", "IllegalAction"]
