@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import trump_card, zero_game
+from . import trump_card, zero, zero_game
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], str, random.Random], dict[str, Any]]
 
@@ -17,6 +17,7 @@ LEVELS = ("easy",)
 
 BOTS: dict[str, Choose] = {
     "zero_game": zero_game.choose,
+    "zero": zero.choose,
     "trump_card": trump_card.choose,
 }
 

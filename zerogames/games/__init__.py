@@ -2,8 +2,9 @@
 
 from .base import Game, IllegalAction
 from .trump_card import RULES as TRUMP_CARD
+from .zero import RULES as ZERO
 from .zero_game import RULES as ZERO_GAME
 
-GAMES: dict[str, Game] = {rules.id: rules for rules in (ZERO_GAME, TRUMP_CARD)}
+GAMES: dict[str, Game] = {rules.id: rules for rules in (ZERO_GAME, ZERO, TRUMP_CARD)}
 
 __all__ = ["GAMES", "Game", "IllegalAction"]

@@ -1,0 +1,436 @@
+"""Zero: everyone plays a card face down at once, then everyone guesses the sum (rules/zero.md)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from .base import (
+    Action,
+    Game,
+    IllegalAction,
+    State,
+    action_type,
+    check_players,
+    seat_option,
+    stacked_decks,
+    whole_number,
+)
+from .cards import deal, shuffle
+
+OPTIONS = {"first_guesser", "decks"}
+
+# One -3, two -2, six -1, twelve 0, eight +1, thirteen +2, thirteen +3. A card's code is its value.
+COUNTS = {-3: 1, -2: 2, -1: 6, 0: 12, 1: 8, 2: 13, 3: 13}
+DECK: tuple[int, ...] = tuple(value for value, count in COUNTS.items() for _ in range(count))
+DEALT = 5
+REFILL_TO = 3
+SAFE_SUMS = (0, 10)
+# Settled: every game ends after this trick (its safe-set step included).
+MAX_TRICKS = 100
+
+
+class Zero(Game):
+    id = "zero"
+    title = "Zero"
+    min_players = 3
+    max_players = 7
+
+    # Set-up
+
+    def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+        check_players(self, players)
+        options = dict(options or {})
+        unknown = set(options) - OPTIONS
+        if unknown:
+            raise ValueError(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        drawn = random.Random(f"{seed}/first_guesser").randrange(players)
+        first = seat_option(options, "first_guesser", players, drawn)
+        # Zero shuffles once: played cards go under the pile, never back into a new shuffle.
+        deck = shuffle(DECK, seed, 0, stacked_decks(options))
+        if not all(whole_number(card) for card in deck):
+            raise ValueError("stacked deck 0 must hold card values, whole numbers from -3 to 3")
+        hands, taken = deal(deck, players, DEALT, first)
+        state: State = {
+            "players": players,
+            "seed": seed,
+            "trick": 1,
+            "first_guesser": first,
+            "hands": tuple(tuple(sorted(hand)) for hand in hands),
+            # Top card first; only its size is public.
+            "pile": deck[taken:],
+            "safe": ((),) * players,
+            "reveal": None,
+            "last": None,
+            "end": None,
+        }
+        return begin_trick(state)
+
+    # A trick
+
+    def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
+        if seat is None:
+            return []
+        phase = state["phase"]
+        if phase == "play":
+            # Everybody acts at once: each seat that has not played yet may play any card it holds.
+            if state["played"][seat] is not None:
+                return []
+            return [{"type": "play", "card": card} for card in sorted(set(state["hands"][seat]))]
+        if seat != state["turn"]:  # the turn is None once the game is over
+            return []
+        if phase == "guess":
+            said = {total for _, total in state["guesses"]}
+            bound = guess_bound(state)
+            return [{"type": "guess", "total": t} for t in range(-bound, bound + 1) if t not in said]
+        return [{"type": "safe", "cards": list(cards)} for cards in safe_sets(state["hands"][seat])] + [
+            {"type": "done"}
+        ]
+
+    def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
+        kind = action_type(action)
+        if state["phase"] == "over":
+            raise IllegalAction("The game is over.")
+        if not whole_number(seat) or not 0 <= seat < state["players"]:
+            raise IllegalAction("Only a player at the table may act.")
+        if kind == "play":
+            return play(state, seat, action.get("card"))
+        if kind == "guess":
+            return guess(state, seat, action.get("total"))
+        if kind == "safe":
+            return lay_safe_set(state, seat, action.get("cards"))
+        if kind == "done":
+            return done(state, seat)
+        raise IllegalAction("That is not an action of Zero.")
+
+    # Scoring
+
+    def scores(self, state: State) -> list[int]:
+        """One point per safe card, whatever its value."""
+        return [sum(len(cards) for cards in sets) for sets in state["safe"]]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["phase"] != "over":
+            return None
+        scores = self.scores(state)
+        best = max(scores)
+        return {
+            "scores": scores,
+            "winners": [seat for seat, score in enumerate(scores) if score == best],
+            "end": state["end"],
+        }
+
+    # Dump and load by hand, key by key: the state's shape is fixed and shallow, and this is several
+    # times faster than the generic JSON round trip (long random playouts dump at every step).
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return {
+            **state,
+            "hands": [list(hand) for hand in state["hands"]],
+            "pile": list(state["pile"]),
+            "played": list(state["played"]),
+            "guesses": [list(pair) for pair in state["guesses"]],
+            "safe": [[list(cards) for cards in sets] for sets in state["safe"]],
+            "reveal": reveal_view(state["reveal"]),
+            "last": last_view(state["last"]),
+        }
+
+    def load(self, data: dict[str, Any]) -> State:
+        reveal, last = data["reveal"], data["last"]
+        if reveal is not None:
+            reveal = {
+                **reveal,
+                "cards": tuple(reveal["cards"]),
+                "guesses": tuple(map(tuple, reveal["guesses"])),
+                "zeros": tuple(reveal["zeros"]),
+            }
+        if last is not None:
+            last = {**last, "cards": tuple(last["cards"])} if "cards" in last else dict(last)
+        return {
+            **data,
+            "hands": tuple(map(tuple, data["hands"])),
+            "pile": tuple(data["pile"]),
+            "played": tuple(data["played"]),
+            "guesses": tuple(map(tuple, data["guesses"])),
+            "safe": tuple(tuple(map(tuple, sets)) for sets in data["safe"]),
+            "reveal": reveal,
+            "last": last,
+        }
+
+    # View
+
+    def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:
+        hands, played = state["hands"], state["played"]
+        bound = guess_bound(state)
+        return {
+            "seat": seat,
+            "hand": list(hands[seat]) if seat is not None else [],
+            "players": state["players"],
+            "phase": state["phase"],
+            "turn": state["turn"],
+            "trick": state["trick"],
+            "max_tricks": MAX_TRICKS,
+            "first_guesser": state["first_guesser"],
+            "hand_sizes": [len(hand) for hand in hands],
+            "pile_size": len(state["pile"]),
+            # Until the reveal only "has played / has not" is public; a seat sees its own card.
+            "has_played": [card is not None for card in played],
+            "played_card": played[seat] if seat is not None else None,
+            "guesses": [list(pair) for pair in state["guesses"]],
+            "guess_range": [-bound, bound],
+            "reveal": reveal_view(state["reveal"]),
+            "safe": [[list(cards) for cards in sets] for sets in state["safe"]],
+            "scores": self.scores(state),
+            "last": last_view(state["last"]),
+            "legal": self.legal_actions(state, seat),
+            "result": self.result(state),
+        }
+
+
+# 1. Refill and 2. the end check
+
+
+def begin_trick(state: State) -> State:
+    """Refill every hand to 3 from the first guesser on, then the end check, then everyone plays."""
+    players, first = state["players"], state["first_guesser"]
+    state = refill(state, [(first + offset) % players for offset in range(players)])
+    if not state["pile"] and not all(state["hands"]):
+        return game_over(state, "empty")
+    return {**state, "phase": "play", "turn": None, "played": (None,) * players, "guesses": ()}
+
+
+def refill(state: State, seats: list[int]) -> State:
+    """Each seat in turn draws from the top of the pile until it holds 3 or the pile is empty."""
+    hands, pile = list(state["hands"]), state["pile"]
+    for seat in seats:
+        short = REFILL_TO - len(hands[seat])
+        if short > 0 and pile:
+            hands[seat] = tuple(sorted(hands[seat] + pile[:short]))
+            pile = pile[short:]
+    return {**state, "hands": tuple(hands), "pile": pile}
+
+
+def next_trick(state: State) -> State:
+    """After the reveal and any safe sets: the cap, else the first guesser moves one seat left."""
+    if state["trick"] == MAX_TRICKS:
+        return game_over(state, "cap")
+    return begin_trick(
+        {
+            **state,
+            "trick": state["trick"] + 1,
+            "first_guesser": (state["first_guesser"] + 1) % state["players"],
+        }
+    )
+
+
+# 3. Play
+
+
+def play(state: State, seat: int, card: Any) -> State:
+    if state["phase"] != "play":
+        raise IllegalAction(not_now(state, "play a card"))
+    played = state["played"]
+    if played[seat] is not None:
+        raise IllegalAction("You have already played a card this trick.")
+    hand = state["hands"][seat]
+    if not whole_number(card) or card not in hand:
+        raise IllegalAction("You do not hold that card.")
+    at = hand.index(card)
+    hands = state["hands"][:seat] + (hand[:at] + hand[at + 1 :],) + state["hands"][seat + 1 :]
+    played = played[:seat] + (card,) + played[seat + 1 :]
+    # The card's value stays out of `last`: nobody else may learn it before the reveal.
+    state = {**state, "hands": hands, "played": played, "last": {"seat": seat, "type": "play"}}
+    if None not in played:
+        return {**state, "phase": "guess", "turn": state["first_guesser"]}
+    return state
+
+
+# 4. Guess
+
+
+def guess_bound(state: State) -> int:
+    """Settled: a guess lies between -3n and +3n, the totals n cards can make."""
+    return 3 * state["players"]
+
+
+def guess(state: State, seat: int, total: Any) -> State:
+    if state["phase"] != "guess":
+        raise IllegalAction(not_now(state, "guess"))
+    if seat != state["turn"]:
+        raise IllegalAction("It is not your turn to guess.")
+    bound = guess_bound(state)
+    if not whole_number(total) or not -bound <= total <= bound:
+        raise IllegalAction(f"A guess is a whole number from {-bound} to {bound}.")
+    if any(said == total for _, said in state["guesses"]):
+        raise IllegalAction(f"{total} has already been guessed this trick: every guess must differ.")
+    guesses = (*state["guesses"], (seat, total))
+    state = {**state, "guesses": guesses, "last": {"seat": seat, "type": "guess", "total": total}}
+    if len(guesses) == state["players"]:
+        return reveal(state)
+    return {**state, "turn": (seat + 1) % state["players"]}
+
+
+# 5. Reveal
+
+
+def reveal(state: State) -> State:
+    """All cards face up: the exact guesser, else a lone 0, takes them; else they go under the pile."""
+    played, hands, pile = state["played"], list(state["hands"]), state["pile"]
+    total = sum(played)
+    zeros = tuple(seat for seat, card in enumerate(played) if card == 0)
+    taker = next((seat for seat, said in state["guesses"] if said == total), None)
+    outcome = "guessed"
+    if taker is None and len(zeros) == 1:
+        taker, outcome = zeros[0], "zero"
+    if taker is not None:
+        hands[taker] = tuple(sorted(hands[taker] + played))
+    elif zeros:
+        # The zeros cancel: each goes back to its owner, the rest under the pile from seat 0 on.
+        outcome = "zeros_cancel"
+        for seat in zeros:
+            hands[seat] = tuple(sorted((*hands[seat], 0)))
+        pile += tuple(card for card in played if card != 0)
+    else:
+        outcome = "pile"
+        pile += played
+    summary = {
+        "trick": state["trick"],
+        "cards": played,
+        "total": total,
+        "guesses": state["guesses"],
+        "outcome": outcome,
+        "taker": taker,
+        "zeros": zeros,
+    }
+    state = {
+        **state,
+        "hands": tuple(hands),
+        "pile": pile,
+        "played": (None,) * state["players"],
+        "reveal": summary,
+    }
+    return safe_set_step(state, taker)
+
+
+def reveal_view(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The last reveal in its JSON form, as views and dumps hold it."""
+    if summary is None:
+        return None
+    return {
+        **summary,
+        "cards": list(summary["cards"]),
+        "guesses": [list(pair) for pair in summary["guesses"]],
+        "zeros": list(summary["zeros"]),
+    }
+
+
+def last_view(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The last action in public terms: a play never names its card (see `play`)."""
+    if last is None:
+        return None
+    return {**last, "cards": list(last["cards"])} if "cards" in last else dict(last)
+
+
+# 6. Safe sets
+
+
+@lru_cache(maxsize=1 << 15)
+def safe_sets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every different set of cards from `hand` (sorted) whose values sum to exactly 0 or 10."""
+    counts = Counter(hand)
+    values = sorted(counts, reverse=True)
+    # The lowest and highest sums the values from index i on can still add.
+    low, high = [0] * (len(values) + 1), [0] * (len(values) + 1)
+    for i in range(len(values) - 1, -1, -1):
+        extreme = values[i] * counts[values[i]]
+        low[i], high[i] = low[i + 1] + min(0, extreme), high[i + 1] + max(0, extreme)
+    found: list[tuple[int, ...]] = []
+
+    def extend(i: int, total: int, chosen: tuple[int, ...]) -> None:
+        if i == len(values):
+            if chosen and total in SAFE_SUMS:
+                found.append(chosen)
+            return
+        value = values[i]
+        for k in range(counts[value] + 1):
+            reached = total + value * k
+            if any(reached + low[i + 1] <= aim <= reached + high[i + 1] for aim in SAFE_SUMS):
+                extend(i + 1, reached, chosen + (value,) * k)
+
+    extend(0, 0, ())
+    return tuple(found)
+
+
+def safe_set_step(state: State, taker: int | None) -> State:
+    """Only a player who just took cards may lay sets; the step ends at once if they hold none."""
+    if taker is not None and safe_sets(state["hands"][taker]):
+        return {**state, "phase": "safe", "turn": taker}
+    return next_trick(state)
+
+
+def lay_safe_set(state: State, seat: int, cards: Any) -> State:
+    check_safe_step(state, seat)
+    if not isinstance(cards, list | tuple) or not cards or not all(whole_number(card) for card in cards):
+        raise IllegalAction("A safe set is one or more cards from your hand.")
+    hand = state["hands"][seat]
+    left = Counter(hand)
+    left.subtract(cards)
+    if min(left.values()) < 0:
+        raise IllegalAction("You do not hold those cards.")
+    if sum(cards) not in SAFE_SUMS:
+        raise IllegalAction("A safe set must sum to exactly 0 or exactly 10.")
+    laid = tuple(sorted(cards, reverse=True))
+    hands = list(state["hands"])
+    hands[seat] = tuple(sorted(left.elements()))
+    safe = list(state["safe"])
+    safe[seat] += (laid,)
+    state = {**state, "hands": tuple(hands), "safe": tuple(safe)}
+    # Below 3 cards after a set: refill at once; the new cards may make further sets.
+    before = len(state["pile"])
+    state = refill(state, [seat])
+    state = {
+        **state,
+        "last": {"seat": seat, "type": "safe", "cards": laid, "drew": before - len(state["pile"])},
+    }
+    if safe_sets(state["hands"][seat]):
+        return state
+    return next_trick(state)
+
+
+def done(state: State, seat: int) -> State:
+    check_safe_step(state, seat)
+    return next_trick({**state, "last": {"seat": seat, "type": "done"}})
+
+
+def check_safe_step(state: State, seat: int) -> None:
+    if state["phase"] != "safe" or seat != state["turn"]:
+        raise IllegalAction("Only the player who just took the played cards may lay safe sets, right after.")
+
+
+def not_now(state: State, what: str) -> str:
+    """Why a seat may not `what` in this phase, in a player's words."""
+    if state["phase"] == "play":
+        return f"You cannot {what} yet: everyone must first play a card."
+    if state["phase"] == "guess":
+        return f"You cannot {what} now: everyone has played, it is time to guess."
+    return f"You cannot {what} now: the player who took the cards is laying safe sets."
+
+
+# End
+
+
+def game_over(state: State, end: str) -> State:
+    """`end` says why: "empty" (a hand and the pile are empty) or "cap" (the 100th trick is over)."""
+    return {
+        **state,
+        "phase": "over",
+        "turn": None,
+        "played": (None,) * state["players"],
+        "guesses": (),
+        "end": end,
+    }
+
+
+RULES = Zero()
