@@ -458,8 +458,10 @@ def test_the_last_reveal_stays_on_view_until_the_next_reveal():
     }
     state = guess_all(play_all(state, [1, 2, 3]), [-1, -2])
     assert RULES.view(state, 0)["reveal"] == first
+    assert RULES.view(state, 0)["last"] == {"seat": 2, "type": "guess", "total": -2}
     state = act(state, state["turn"], "guess", total=-3)
     assert RULES.view(state, 0)["reveal"]["trick"] == 2
+    assert RULES.view(state, 0)["last"] == {"seat": 0, "type": "guess", "total": -3, "revealed": True}
 
 
 # Random playouts

@@ -266,10 +266,11 @@ def guess(state: State, seat: int, total: Any) -> State:
     if any(said == total for _, said in state["guesses"]):
         raise IllegalAction(f"{total} has already been guessed this trick: every guess must differ.")
     guesses = (*state["guesses"], (seat, total))
-    state = {**state, "guesses": guesses, "last": {"seat": seat, "type": "guess", "total": total}}
+    last = {"seat": seat, "type": "guess", "total": total}
     if len(guesses) == state["players"]:
-        return reveal(state)
-    return {**state, "turn": (seat + 1) % state["players"]}
+        # The last guess turns the cards up: `reveal` in the view tells what happened.
+        return reveal({**state, "guesses": guesses, "last": {**last, "revealed": True}})
+    return {**state, "guesses": guesses, "last": last, "turn": (seat + 1) % state["players"]}
 
 
 # 5. Reveal
