@@ -50,6 +50,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = database
+        self.log = database.with_suffix(".log")
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
@@ -77,7 +78,9 @@ class Server:
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.log.open("ab"),
+            # Its own process group, so that a kill takes gunicorn's worker down with its master.
+            start_new_session=True,
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -86,14 +89,14 @@ class Server:
                 return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode()) from None
+                    raise RuntimeError(self.log.read_text()) from None
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
     def kill(self) -> None:
-        """SIGKILL, as a crash would: nothing gets to flush or say goodbye."""
+        """SIGKILL to every process of the server, as a crash would: nothing gets to flush or say goodbye."""
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
     def stop(self) -> None:

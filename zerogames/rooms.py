@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 4
 NAME_LENGTH = 20
+# How many past snapshots a room keeps, so that a page's live channel can start from what it shows.
+RECENT_SNAPSHOTS = 32
 
 
 class Refused(Exception):
@@ -90,6 +92,7 @@ class Room:
         self.lock = threading.RLock()
         self.subscribers: list[Subscriber] = []
         self.pending_bots: set[int] = set()
+        self.recent: dict[int, Snapshot] = {}
         self.snapshot = self.take_snapshot()
 
     def seat_of(self, uid: str | None) -> int | None:
@@ -115,6 +118,8 @@ class Room:
         """Publish the room as it is now to every subscriber (called with the lock held)."""
         self.seq += 1
         self.snapshot = self.take_snapshot()
+        self.recent[self.seq] = self.snapshot
+        self.recent.pop(self.seq - RECENT_SNAPSHOTS, None)
         for sub in self.subscribers:
             sub.wake()
 
@@ -191,7 +196,7 @@ class RoomRegistry:
 
     def create(self, game_id: str, options: dict[str, Any], uid: str, name: str | None) -> Room:
         if game_id not in GAMES:
-            raise Refused("There is no such game here.")
+            raise Refused("Pick one of the games on the list.")
         name = clean_name(name)
         with self.lock:
             room = Room(self.new_code(), game_id, options, uid)

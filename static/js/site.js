@@ -21,6 +21,27 @@
     }
   });
 
+  // Pushes and answers can cross on the wire: never swap in a table older than the one shown.
+  function seqIn(html) {
+    var match = /id="room-version"[^>]*data-seq="(\d+)"/.exec(html || "");
+    return match ? parseInt(match[1], 10) : null;
+  }
+  function isOlder(html) {
+    var shown = document.getElementById("room-version");
+    var incoming = seqIn(html);
+    return shown !== null && incoming !== null && incoming < parseInt(shown.dataset.seq, 10);
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (isOlder(event.detail.message)) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (isOlder(event.detail.serverResponse)) {
+      // Keep the answer's notice (a refusal's reason), drop its older table.
+      var notice = /<div id="notice"[\s\S]*?<\/div>/.exec(event.detail.serverResponse);
+      event.detail.serverResponse = notice ? notice[0] : "";
+    }
+  });
+
   // In a hand, left and right move between the cards you may play; Enter plays the focused one.
   document.addEventListener("keydown", function (event) {
     if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;

@@ -7,7 +7,7 @@ table is never replaced by an older one.
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, request
 from flask_sock import Sock
 
 from zerogames.rooms import Subscriber
@@ -31,6 +31,11 @@ class Pusher:
         self.layout: tuple[str, ...] = ()
         self.sent: dict[str, str] = {}
 
+    def seed(self, snap, now: float) -> None:
+        """Start from what the page already shows (drawn from `snap` at `now`): nothing to resend."""
+        regions = render.render_regions(self.code, self.game_id, snap, self.uid, now)
+        self.seq, self.layout, self.sent = snap.seq, (snap.status, *regions), regions
+
     def message(self, snap, now: float) -> str:
         regions = render.render_regions(self.code, self.game_id, snap, self.uid, now)
         self.seq = snap.seq
@@ -52,6 +57,10 @@ def live(ws, code: str) -> None:
         return
     uid = identity.current_uid()
     pusher = Pusher(room.code, room.game_id, uid)
+    shown = room.recent.get(request.args.get("since", type=int))
+    at = request.args.get("at", type=float)
+    if shown is not None and at is not None:
+        pusher.seed(shown, at)
     subscriber = Subscriber(uid)
     registry.subscribe(room, subscriber)
     try:

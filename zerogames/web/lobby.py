@@ -13,7 +13,6 @@ from flask import (
     url_for,
 )
 
-from zerogames.games import GAMES
 from zerogames.rooms import Refused, clean_name
 
 from . import identity, tables
@@ -25,7 +24,7 @@ bp = Blueprint("lobby", __name__)
 @bp.get("/")
 def home():
     return render_template(
-        "lobby/home.html", games=list(GAMES.values()), options=tables.OPTIONS, name=identity.current_name()
+        "lobby/home.html", games=tables.playable_games(), options=tables.OPTIONS, name=identity.current_name()
     )
 
 
@@ -33,6 +32,8 @@ def home():
 def create():
     game_id = request.form.get("game", "")
     try:
+        if game_id not in {game.id for game in tables.playable_games()}:
+            raise Refused("Pick one of the games on the list.")
         name = clean_name(request.form.get("name"))
         options = tables.parse_options(game_id, request.form)
         room = web_registry().create(game_id, options, identity.current_uid(), name)

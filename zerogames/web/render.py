@@ -36,6 +36,7 @@ class RoomInfo:
     title: str
     status: str
     version: int
+    seq: int
     seats: tuple[SeatInfo, ...]
     me: int | None
     is_host: bool
@@ -76,6 +77,7 @@ def room_info(code: str, game_id: str, snap: Snapshot, uid: str) -> RoomInfo:
         rules.title,
         snap.status,
         snap.version,
+        snap.seq,
         seats,
         me,
         uid == snap.host,
@@ -85,8 +87,12 @@ def room_info(code: str, game_id: str, snap: Snapshot, uid: str) -> RoomInfo:
     )
 
 
+# The lobby's seats change often; its controls (with the name a visitor is typing) seldom.
+LOBBY = ("lobby", "lobby-controls")
+
+
 def region_names(game_id: str, status: str) -> tuple[str, ...]:
-    return COMMON + (("lobby",) if status == "lobby" else tables.regions(game_id))
+    return COMMON + (LOBBY if status == "lobby" else tables.regions(game_id))
 
 
 def render_regions(code: str, game_id: str, snap: Snapshot, uid: str, now: float) -> dict[str, str]:
@@ -95,11 +101,10 @@ def render_regions(code: str, game_id: str, snap: Snapshot, uid: str, now: float
     context: dict[str, Any] = {"room": room}
     if snap.state is not None and snap.status != "lobby":
         context["view"] = GAMES[game_id].view(snap.state, room.me, now)
-    folder = "room" if snap.status == "lobby" else f"games/{game_id}"
     rendered = {}
     for name in region_names(game_id, snap.status):
-        template = f"room/{name}.html" if name in COMMON or name == "lobby" else f"{folder}/{name}.html"
-        rendered[name] = render_template(template, **context)
+        folder = "room" if name in COMMON or name in LOBBY else f"games/{game_id}"
+        rendered[name] = render_template(f"{folder}/{name}.html", **context)
     return rendered
 
 

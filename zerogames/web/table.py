@@ -44,7 +44,8 @@ def rejoin_token(room: Room, seat: int, uid: str) -> str:
 def page_context(room: Room) -> dict[str, Any]:
     uid = identity.current_uid()
     snap = room.snapshot
-    regions = render.render_regions(room.code, room.game_id, snap, uid, web_registry().clock())
+    now = web_registry().clock()
+    regions = render.render_regions(room.code, room.game_id, snap, uid, now)
     me = room.seat_of(uid)
     rejoin = None
     if me is not None:
@@ -53,6 +54,8 @@ def page_context(room: Room) -> dict[str, Any]:
         "room": render.room_info(room.code, room.game_id, snap, uid),
         "body": render.room_body(regions, snap.status, room.game_id),
         "share": url_for("table.room", code=room.code, _external=True),
+        # The live channel starts from what this page shows, and sends only what changes after it.
+        "live": url_for("live.live", code=room.code, since=snap.seq, at=repr(now), **identity.tab_args()),
         "rejoin": rejoin,
         "name": identity.current_name(),
     }

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from zerogames.games import GAMES, Game
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -26,6 +28,11 @@ REGIONS: dict[str, tuple[str, ...]] = {
 OPTIONS: dict[str, tuple[Choice, ...]] = {
     "zero_game": (),
 }
+
+
+def playable_games() -> list[Game]:
+    """The games the site offers: those with rules and a table."""
+    return [rules for game_id, rules in GAMES.items() if game_id in REGIONS]
 
 
 def regions(game_id: str) -> tuple[str, ...]:

@@ -1,0 +1,76 @@
+"""What a player does in a browser, written once for every browser test."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+GAME_OVER = re.compile("Game over")
+
+
+def create_room(page: Page, url: str, name: str, game: str = "Zero Game") -> str:
+    page.goto(url + "/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_text(game, exact=True).click()
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/r/[A-Z]{4}"))
+    expect(page.locator("#live-status")).to_have_text("Live")
+    return page.url.rsplit("/", 1)[-1].split("?")[0]
+
+
+def join_room(page: Page, url: str, code: str, name: str) -> None:
+    page.goto(url + "/")
+    page.get_by_label("Room code").fill(code.lower())
+    page.get_by_role("button", name="Join").click()
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take a seat").click()
+    expect(page.locator("#lobby")).to_contain_text(name)
+    expect(page.locator("#live-status")).to_have_text("Live")
+
+
+def add_bots(page: Page, count: int) -> None:
+    for added in range(count):
+        page.get_by_role("button", name="Add an Easy bot").click()
+        expect(page.locator(".lobby-seat .badge.bot")).to_have_count(added + 1)
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator("#status .headline").filter(has_text="Your turn").count() > 0
+
+
+def whose_turn(pages: list[Page], seconds: float = 10.0) -> Page:
+    """The page that says it is its player's turn (waiting for the news to arrive)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        for page in pages:
+            if my_turn(page):
+                return page
+        assert time.monotonic() < deadline, "no page says it is its turn"
+        time.sleep(0.05)
+
+
+def take_zero_game_turn(page: Page) -> None:
+    """Bid the first allowed amount, or play the first card that may be played."""
+    if page.locator("#status .headline").filter(has_text="Your turn: bid").count():
+        page.get_by_role("button", name=re.compile(r"^Bid \d+$")).first.click()
+    else:
+        page.locator("form[data-hand] button:enabled").first.click()
+
+
+def play_until_over(pages: list[Page], take_turn=take_zero_game_turn, limit: float = 120.0) -> None:
+    """Whoever's page says it is their turn acts, until every page shows the game over."""
+    deadline = time.monotonic() + limit
+    while not all(page.locator("#status").filter(has_text=GAME_OVER).count() for page in pages):
+        assert time.monotonic() < deadline, "the game did not finish"
+        acted = False
+        for page in pages:
+            if my_turn(page):
+                before = page.locator("#room-version").get_attribute("value")
+                take_turn(page)
+                # The page moves on by itself: its version changes without a reload.
+                expect(page.locator("#room-version")).not_to_have_attribute("value", before)
+                acted = True
+        if not acted:
+            time.sleep(0.05)

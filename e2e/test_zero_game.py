@@ -1,0 +1,126 @@
+"""Zero Game in real browsers against a real server process."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from e2e.table import add_bots, create_room, join_room, play_until_over, take_zero_game_turn, whose_turn
+
+
+def three_players(browser, server):
+    pages = [browser.new_context().new_page() for _ in range(3)]
+    code = create_room(pages[0], server.url, "Ann")
+    join_room(pages[1], server.url, code, "Bea")
+    join_room(pages[2], server.url, code, "Cal")
+    for page in pages:
+        expect(page.locator(".lobby-seat")).to_have_count(3)
+    pages[0].get_by_role("button", name="Start the game").click()
+    for page in pages:
+        expect(page.locator("#status")).to_contain_text("Round 1 of 3")
+    return code, pages
+
+
+def hand_of(page) -> list[str]:
+    return page.locator("form[data-hand] button").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+
+
+def test_three_friends_play_a_whole_game_by_clicking(browser, server):
+    _code, pages = three_players(browser, server)
+    play_until_over(pages)
+    for page in pages:
+        expect(page.locator("#status .headline")).to_contain_text("Game over")
+        expect(page.locator("#scores tfoot")).to_contain_text("Total")
+        expect(page.get_by_role("button", name="Play again")).to_be_visible()
+
+
+def test_one_human_and_two_easy_bots_finish_a_game(page, server):
+    create_room(page, server.url, "Ann")
+    add_bots(page, 2)
+    page.get_by_role("button", name="Start the game").click()
+    play_until_over([page])
+    expect(page.locator("#scores tbody tr")).to_have_count(3)
+
+
+def test_a_reload_mid_round_keeps_the_same_hand(browser, server):
+    _code, pages = three_players(browser, server)
+    before = hand_of(pages[1])
+    assert len(before) == 3
+    pages[1].reload()
+    expect(pages[1].locator("form[data-hand] button")).to_have_count(3)
+    assert hand_of(pages[1]) == before
+
+
+def test_the_server_killed_mid_game_comes_back_with_the_same_game(browser, server):
+    _code, pages = three_players(browser, server)
+    for _ in range(4):  # three bids and the first card
+        page = whose_turn(pages)
+        take_zero_game_turn(page)
+        expect(page.locator("#status .headline")).not_to_contain_text("Your turn")
+    acknowledged = pages[0].locator("#seats").inner_text()
+    hands = [hand_of(page) for page in pages]
+    server.kill()
+    server.start()
+    for page in pages:
+        expect(page.locator("#live-status")).to_have_text("Live", timeout=15_000)
+    for page, hand in zip(pages, hands, strict=True):
+        page.reload()
+        assert hand_of(page) == hand
+    assert pages[0].locator("#seats").inner_text() == acknowledged
+    play_until_over(pages)
+
+
+def test_a_spectator_page_holds_no_card_of_any_hand(browser, server):
+    code, pages = three_players(browser, server)
+    hands = [label for page in pages for label in hand_of(page)]
+    spectator = browser.new_context().new_page()
+    spectator.goto(f"{server.url}/r/{code}")
+    expect(spectator.locator("#hand")).to_contain_text("You are watching")
+    html = spectator.content()
+    for name in hands:
+        assert name not in html
+    expect(spectator.locator("form[data-hand]")).to_have_count(0)
+
+
+def test_one_trick_played_with_the_keyboard_only(page, server):
+    create_room(page, server.url, "Ann")
+    add_bots(page, 2)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#status .headline")).to_contain_text("Your turn", timeout=10_000)
+    # Tab to the first bid button, and Enter.
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if re.match(r"Bid \d", page.evaluate("document.activeElement.getAttribute('aria-label') || ''")):
+            break
+    page.keyboard.press("Enter")
+    expect(page.locator("#status .headline")).to_contain_text("Your turn: play", timeout=10_000)
+    for _ in range(60):
+        focused = page.evaluate(
+            "!!document.activeElement.closest('form[data-hand]') && !document.activeElement.disabled"
+        )
+        if focused:
+            break
+        page.keyboard.press("Tab")
+    first = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    enabled = page.locator("form[data-hand] button:enabled").count()
+    assert moved != first or enabled == 1
+    page.keyboard.press("Enter")
+    expect(page.locator("form[data-hand] button")).to_have_count(2)
+    expect(page.get_by_role("button", name=moved)).to_have_count(0)
+
+
+def test_screenshots_of_the_table_on_a_phone_and_a_desktop(browser, server, artifacts):
+    for width, height in ((390, 844), (1280, 800)):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        create_room(page, server.url, "Ann")
+        page.screenshot(path=artifacts / f"zero_game-lobby-{width}x{height}.png", full_page=True)
+        add_bots(page, 3)
+        page.get_by_role("button", name="Start the game").click()
+        expect(page.locator("#status .headline")).to_contain_text("Your turn", timeout=10_000)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=artifacts / f"zero_game-table-{width}x{height}.png", full_page=True)

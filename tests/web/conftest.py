@@ -1,0 +1,64 @@
+"""A fresh app on its own database per test; each player is a client with its own cookie jar."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from app import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "zerogames.db"), "DEV": True, "BOT_DELAY": 0}
+    )
+    yield app
+
+
+@pytest.fixture
+def registry(app):
+    return app.extensions["zerogames"]
+
+
+@pytest.fixture
+def player(app):
+    """player("Ann") -> a test client that has chosen that name."""
+
+    def make(name: str):
+        client = app.test_client()
+        client.name = name
+        return client
+
+    return make
+
+
+def create_room(client, game="zero_game", **options) -> str:
+    response = client.post("/rooms", data={"game": game, "name": client.name, **options})
+    assert response.status_code == 302, response.text
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def join(client, code: str):
+    return client.post(f"/r/{code}/join", data={"name": client.name}, headers={"HX-Request": "true"})
+
+
+def version_of(html: str) -> int:
+    return int(re.search(r'id="room-version" name="version" value="(\d+)"', html).group(1))
+
+
+def act(client, code: str, action: str, version: int | None = None, **extra):
+    if version is None:
+        version = version_of(client.get(f"/r/{code}").text)
+    return client.post(
+        f"/r/{code}/act", data={"action": action, "version": version, **extra}, headers={"HX-Request": "true"}
+    )
+
+
+def wait_until(condition, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)

@@ -1,0 +1,242 @@
+"""Rooms through the web: codes, seats, the lobby, versions and every refusal (nothing changes)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.web.conftest import act, create_room, join, version_of, wait_until
+from zerogames.rooms import CODE_ALPHABET
+
+
+def three_players(player):
+    ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
+    code = create_room(ann)
+    join(bea, code)
+    join(cal, code)
+    return code, (ann, bea, cal)
+
+
+def started(player, registry):
+    code, clients = three_players(player)
+    clients[0].post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    room = registry.get(code)
+    assert room.status == "playing"
+    return code, clients, room
+
+
+def turn_client(room, clients):
+    return clients[room.state["turn"]], room.state["turn"]
+
+
+def test_home_page_lists_every_game(player):
+    html = player("Ann").get("/").text
+    for title in ("Zero Game",):
+        assert title in html
+
+
+def test_a_room_code_is_four_letters_without_look_alikes(player):
+    codes = {create_room(player(f"P{i}")) for i in range(30)}
+    assert all(len(code) == 4 and set(code) <= set(CODE_ALPHABET) for code in codes)
+    assert not set("ILO01") & set(CODE_ALPHABET)
+
+
+def test_codes_are_case_insensitive(player):
+    ann = player("Ann")
+    code = create_room(ann)
+    response = ann.get(f"/join?code={code.lower()}")
+    assert response.headers["Location"].endswith(f"/r/{code}")
+    assert ann.get(f"/r/{code.lower()}").status_code == 302
+
+
+def test_an_unknown_code_says_so(player):
+    ann = player("Ann")
+    response = ann.get("/join?code=ZZZZ", follow_redirects=True)
+    assert "No table has the code" in response.text
+    assert ann.get("/r/ZZZZ").status_code == 404
+
+
+def test_a_name_is_needed_to_create_a_room(player):
+    response = player("").post("/rooms", data={"game": "zero_game", "name": "  "}, follow_redirects=True)
+    assert "Choose a name" in response.text
+
+
+def test_players_join_the_lobby_and_the_host_is_marked(player, registry):
+    code, _ = three_players(player)
+    room = registry.get(code)
+    assert [seat.name for seat in room.seats] == ["Ann", "Bea", "Cal"]
+    assert room.host == room.seats[0].uid
+
+
+def test_joining_twice_keeps_one_seat(player, registry):
+    ann, bea = player("Ann"), player("Bea")
+    code = create_room(ann)
+    join(bea, code)
+    join(bea, code)
+    assert len(registry.get(code).seats) == 2
+
+
+def test_a_full_room_refuses_another_player(player, registry):
+    ann = player("Ann")
+    code = create_room(ann)
+    for _ in range(6):
+        ann.post(f"/r/{code}/bots", headers={"HX-Request": "true"})
+    before = registry.get(code).version
+    response = join(player("Zed"), code)
+    assert "This table is full" in response.text
+    assert registry.get(code).version == before and len(registry.get(code).seats) == 7
+
+
+def test_only_the_host_adds_bots_and_starts(player, registry):
+    code, (_ann, bea, _) = three_players(player)
+    assert "Only the host" in bea.post(f"/r/{code}/bots", headers={"HX-Request": "true"}).text
+    assert "Only the host" in bea.post(f"/r/{code}/start", headers={"HX-Request": "true"}).text
+    assert registry.get(code).status == "lobby"
+
+
+def test_starting_with_too_few_players_is_refused(player, registry):
+    ann, bea = player("Ann"), player("Bea")
+    code = create_room(ann)
+    join(bea, code)
+    response = ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    assert "needs 3 to 7 players" in response.text
+    assert registry.get(code).status == "lobby"
+
+
+def test_the_host_removes_a_bot(player, registry):
+    ann = player("Ann")
+    code = create_room(ann)
+    ann.post(f"/r/{code}/bots", headers={"HX-Request": "true"})
+    assert registry.get(code).seats[1].bot == "easy"
+    ann.post(f"/r/{code}/bots/1/remove", headers={"HX-Request": "true"})
+    assert len(registry.get(code).seats) == 1
+
+
+def test_a_late_visitor_watches_and_cannot_act(player, registry):
+    code, _, _room = started(player, registry)
+    watcher = player("Wes")
+    assert "game has started without you" in join(watcher, code).text
+    response = act(watcher, code, json.dumps({"type": "bid", "bid": 0}))
+    assert "You are watching" in response.text
+
+
+def test_acting_out_of_turn_is_refused_and_changes_nothing(player, registry):
+    code, clients, room = started(player, registry)
+    seat = (room.state["turn"] + 1) % 3
+    version = room.version
+    response = act(clients[seat], code, json.dumps({"type": "bid", "bid": 0}))
+    assert "It is not your turn." in response.text
+    assert room.version == version
+
+
+def test_a_stale_version_is_refused_and_the_fresh_table_shown(player, registry):
+    code, clients, room = started(player, registry)
+    client, _ = turn_client(room, clients)
+    response = act(client, code, json.dumps({"type": "bid", "bid": 0}), version=room.version - 1)
+    assert "The table changed before your move arrived" in response.text
+    assert version_of(response.text) == room.version
+    assert all(bid is None for bid in room.state["bids"])
+
+
+def test_a_forged_card_is_refused(player, registry):
+    code, clients, room = started(player, registry)
+    while room.state["phase"] == "bid":
+        client, seat = turn_client(room, clients)
+        act(client, code, json.dumps(room.rules.legal_actions(room.state, seat)[0]))
+    client, seat = turn_client(room, clients)
+    foreign = room.state["hands"][(seat + 1) % 3][0]
+    version = room.version
+    response = act(client, code, json.dumps({"type": "play", "card": foreign}))
+    assert "You do not hold that card." in response.text
+    assert room.version == version
+
+
+def test_nonsense_is_refused(player, registry):
+    code, clients, room = started(player, registry)
+    client, _ = turn_client(room, clients)
+    assert "could not be read" in act(client, code, "{not json").text
+    assert "not an action" in act(client, code, json.dumps(["bid"])).text
+
+
+def test_acting_for_another_seat_is_refused(player, registry):
+    code, clients, room = started(player, registry)
+    _client, seat = turn_client(room, clients)
+    other = clients[(seat + 1) % 3]
+    version = room.version
+    response = act(other, code, json.dumps({"type": "bid", "bid": 0}), seat=seat)
+    assert "only for your own seat" in response.text
+    assert room.version == version
+
+
+def test_a_bid_is_shown_in_words_to_everyone(player, registry):
+    code, clients, room = started(player, registry)
+    client, seat = turn_client(room, clients)
+    act(client, code, json.dumps({"type": "bid", "bid": 1}))
+    name = ["Ann", "Bea", "Cal"][seat]
+    for viewer in clients:
+        assert f"{name} bid 1" in viewer.get(f"/r/{code}").text
+
+
+def test_a_spectator_page_holds_no_card_of_any_hand(player, registry):
+    code, _, room = started(player, registry)
+    html = player("Wes").get(f"/r/{code}").text
+    for hand in room.state["hands"]:
+        for card in hand:
+            assert f'"card":"{card}"' not in html
+            assert f'"{card}"' not in html
+    assert "You are watching" in html
+
+
+def test_a_player_page_holds_no_card_of_another_hand(player, registry):
+    code, clients, room = started(player, registry)
+    html = clients[0].get(f"/r/{code}").text
+    for card in room.state["hands"][1] + room.state["hands"][2]:
+        assert f'"card":"{card}"' not in html
+
+
+def test_bots_move_by_themselves(player, registry):
+    ann = player("Ann")
+    code = create_room(ann)
+    ann.post(f"/r/{code}/bots", headers={"HX-Request": "true"})
+    ann.post(f"/r/{code}/bots", headers={"HX-Request": "true"})
+    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    room = registry.get(code)
+    for _ in range(200):
+        wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+        if room.status == "over":
+            break
+        act(ann, code, json.dumps(room.rules.legal_actions(room.state, 0)[0]))
+    assert room.status == "over"
+    actions = registry.store.all_actions(code, room.game_no)
+    assert {by.split(":")[0] for *_, by in actions} == {"player", "bot"}
+
+
+def test_play_again_starts_a_new_game_with_the_same_seats(player, registry):
+    ann = player("Ann")
+    code = create_room(ann)
+    for _ in range(2):
+        ann.post(f"/r/{code}/bots", headers={"HX-Request": "true"})
+    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    room = registry.get(code)
+    while room.status != "over":
+        wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+        if room.status == "playing":
+            act(ann, code, json.dumps(room.rules.legal_actions(room.state, 0)[-1]))
+    assert "Play again" in ann.get(f"/r/{code}").text
+    ann.post(f"/r/{code}/again", headers={"HX-Request": "true"})
+    assert room.status == "playing" and room.game_no == 2 and len(room.seats) == 3
+
+
+def test_a_rejoin_link_moves_the_seat_to_another_device(player, registry, app):
+    code, (ann, _, _), room = started(player, registry)
+    html = ann.get(f"/r/{code}").text
+    link = html.split('class="rejoin-link" readonly value="', 1)[1].split('"', 1)[0]
+    phone = app.test_client()
+    phone.get(link.replace("http://localhost", ""))
+    assert "badge you" in phone.get(f"/r/{code}").text.split('id="seats"', 1)[1].split("Bea", 1)[0]
+    assert room.seat_of(None) is None
+    # The old device is now a spectator, and the old link no longer works.
+    assert "You are watching" in ann.get(f"/r/{code}").text
+    assert (
+        "used or is out of date"
+        in app.test_client().get(link.replace("http://localhost", ""), follow_redirects=True).text
+    )
