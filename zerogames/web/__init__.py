@@ -8,7 +8,7 @@ from zerogames.games.cards import SUIT_NAMES, card_name, short_name
 from zerogames.rooms import RoomRegistry
 from zerogames.store import Store
 
-from . import identity, live, lobby, render, table
+from . import identity, live, lobby, render, table, tables
 
 
 def init_app(app: Flask) -> None:
@@ -19,7 +19,11 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(table.bp)
     app.register_blueprint(live.bp)
     app.jinja_env.globals.update(
-        card_name=card_name, short_name=short_name, suit_names=SUIT_NAMES, action_value=render.action_value
+        card_name=card_name,
+        short_name=short_name,
+        suit_names=SUIT_NAMES,
+        action_value=render.action_value,
+        game_scripts=tables.SCRIPTS,
     )
     app.context_processor(lambda: {"tab": identity.tab_args(), "my_name": identity.current_name()})
     registry.restore()

@@ -25,6 +25,9 @@ REGIONS: dict[str, tuple[str, ...]] = {
     "zero_game": ("status", "seats", "trick", "hand", "scores"),
 }
 
+# Games whose table needs a little plain JavaScript of its own: static/js/games/<game>.js.
+SCRIPTS: set[str] = set()
+
 OPTIONS: dict[str, tuple[Choice, ...]] = {
     "zero_game": (),
 }
