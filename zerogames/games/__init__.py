@@ -3,8 +3,9 @@
 from .base import Game, IllegalAction
 from .trump_card import RULES as TRUMP_CARD
 from .zero import RULES as ZERO
+from .zero_down import RULES as ZERO_DOWN
 from .zero_game import RULES as ZERO_GAME
 
-GAMES: dict[str, Game] = {rules.id: rules for rules in (ZERO_GAME, ZERO, TRUMP_CARD)}
+GAMES: dict[str, Game] = {rules.id: rules for rules in (ZERO_GAME, ZERO, ZERO_DOWN, TRUMP_CARD)}
 
 __all__ = ["GAMES", "Game", "IllegalAction"]

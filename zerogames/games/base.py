@@ -36,6 +36,23 @@ def thaw(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+class SharedAction(dict):
+    """A legal action made once and handed out again and again, where building fresh dicts for a long
+    list of legal actions would be the engine's main cost.
+
+    It equals the plain dict and is as JSON-safe, but refuses edits, so that no caller can change what
+    the next is handed (`dict(action)` is an editable copy, and so is what copy and pickle make).
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a legal action is shared: edit a copy, dict(action)")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        return (dict, (dict(self),))
+
+
 def action_type(action: Any) -> str:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("That is not an action of this game.")
