@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import trump_card, zero, zero_game
+from . import trump_card, zero, zero_down, zero_game
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], str, random.Random], dict[str, Any]]
 
@@ -18,6 +18,7 @@ LEVELS = ("easy",)
 BOTS: dict[str, Choose] = {
     "zero_game": zero_game.choose,
     "zero": zero.choose,
+    "zero_down": zero_down.choose,
     "trump_card": trump_card.choose,
 }
 
