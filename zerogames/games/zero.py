@@ -109,7 +109,7 @@ class Zero(Game):
 
     def scores(self, state: State) -> list[int]:
         """One point per safe card, whatever its value."""
-        return [sum(len(cards) for cards in sets) for sets in state["safe"]]
+        return [sum(map(len, sets)) for sets in state["safe"]]
 
     def result(self, state: State) -> dict[str, Any] | None:
         if state["phase"] != "over":
@@ -164,6 +164,7 @@ class Zero(Game):
     def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:
         hands, played = state["hands"], state["played"]
         bound = guess_bound(state)
+        scores = self.scores(state)
         return {
             "seat": seat,
             "hand": list(hands[seat]) if seat is not None else [],
@@ -173,19 +174,19 @@ class Zero(Game):
             "trick": state["trick"],
             "max_tricks": MAX_TRICKS,
             "first_guesser": state["first_guesser"],
-            "hand_sizes": [len(hand) for hand in hands],
+            "hand_sizes": list(map(len, hands)),
             "pile_size": len(state["pile"]),
             # Until the reveal only "has played / has not" is public; a seat sees its own card.
             "has_played": [card is not None for card in played],
             "played_card": played[seat] if seat is not None else None,
-            "guesses": [list(pair) for pair in state["guesses"]],
+            "guesses": list(map(list, state["guesses"])),
             "guess_range": [-bound, bound],
             "reveal": reveal_view(state["reveal"]),
-            "safe": [[list(cards) for cards in sets] for sets in state["safe"]],
-            "scores": self.scores(state),
+            "safe": [list(map(list, sets)) for sets in state["safe"]],
+            "scores": scores,
             "last": last_view(state["last"]),
             "legal": self.legal_actions(state, seat),
-            "result": self.result(state),
+            "result": self.result(state) if state["phase"] == "over" else None,
         }
 
 
@@ -322,7 +323,7 @@ def reveal_view(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     return {
         **summary,
         "cards": list(summary["cards"]),
-        "guesses": [list(pair) for pair in summary["guesses"]],
+        "guesses": list(map(list, summary["guesses"])),
         "zeros": list(summary["zeros"]),
     }
 
