@@ -29,24 +29,23 @@ class Pusher:
         self.code, self.game_id, self.uid = code, game_id, uid
         self.seq = -1
         self.layout: tuple[str, ...] = ()
-        self.sent: dict[str, str] = {}
+        self.drawn: render.Drawn = {}
 
     def seed(self, snap, now: float) -> None:
         """Start from what the page already shows (drawn from `snap` at `now`): nothing to resend."""
-        regions = render.render_regions(self.code, self.game_id, snap, self.uid, now)
-        self.seq, self.layout, self.sent = snap.seq, (snap.status, *regions), regions
+        regions = render.render_regions(self.code, self.game_id, snap, self.uid, now, self.drawn)
+        self.seq, self.layout = snap.seq, (snap.status, *regions)
 
     def message(self, snap, now: float) -> str:
-        regions = render.render_regions(self.code, self.game_id, snap, self.uid, now)
+        sent = {name: html for name, (_, html) in self.drawn.items()}
+        regions = render.render_regions(self.code, self.game_id, snap, self.uid, now, self.drawn)
         self.seq = snap.seq
         layout = (snap.status, *regions)
         if layout != self.layout:
             # The table's layout changed (the game started, or this is the first push): send it whole.
-            self.layout, self.sent = layout, regions
+            self.layout = layout
             return render.room_body(regions, snap.status, self.game_id)
-        changed = "".join(html for name, html in regions.items() if self.sent.get(name) != html)
-        self.sent = regions
-        return changed
+        return "".join(html for name, html in regions.items() if sent.get(name) != html)
 
 
 @sock.route("/r/<code>/live", bp=bp)

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import render_template
+from flask import current_app
 
 from zerogames.games import GAMES
 from zerogames.rooms import Snapshot
 
-from . import tables
+from . import identity, tables
 
 # Regions every room page has, whatever its game or status.
 COMMON = ("room-version",)
@@ -95,16 +95,43 @@ def region_names(game_id: str, status: str) -> tuple[str, ...]:
     return COMMON + (LOBBY if status == "lobby" else tables.regions(game_id))
 
 
-def render_regions(code: str, game_id: str, snap: Snapshot, uid: str, now: float) -> dict[str, str]:
-    """Every region of the room as this viewer sees it, by id, in page order."""
+def viewer_context() -> dict[str, Any]:
+    """What every template of a page knows of its viewer's tab, besides the room and the view."""
+    return {"tab": identity.tab_args(), "my_name": identity.current_name()}
+
+
+# A live viewer's drawn regions: name -> (what it was drawn from, its HTML).
+Drawn = dict[str, tuple[Any, str]]
+
+
+def render_regions(
+    code: str, game_id: str, snap: Snapshot, uid: str, now: float, drawn: Drawn | None = None
+) -> dict[str, str]:
+    """Every region of the room as this viewer sees it, by id, in page order.
+
+    With `drawn` (a live channel's memory), a region is drawn again only when what it is drawn from
+    changed: most actions touch two or three regions of a table, and drawing is the costly part.
+    """
     room = room_info(code, game_id, snap, uid)
-    context: dict[str, Any] = {"room": room}
+    view = None
     if snap.state is not None and snap.status != "lobby":
-        context["view"] = GAMES[game_id].view(snap.state, room.me, now)
+        view = GAMES[game_id].view(snap.state, room.me, now)
+    context: dict[str, Any] = {**viewer_context(), "room": room, "view": view}
+    # The version and change number are drawn only by the version region: keep them out of the keys.
+    settled_room = replace(room, version=0, seq=0)
+    sources = tables.DRAWN_FROM.get(game_id, {}) if view is not None else {}
+    environment = current_app.jinja_env
     rendered = {}
     for name in region_names(game_id, snap.status):
+        keys = sources.get(name)
+        source = (settled_room, tuple(view.get(key) for key in keys)) if keys is not None else None
+        if drawn is not None and source is not None and name in drawn and drawn[name][0] == source:
+            rendered[name] = drawn[name][1]
+            continue
         folder = "room" if name in COMMON or name in LOBBY else f"games/{game_id}"
-        rendered[name] = render_template(f"{folder}/{name}.html", **context)
+        rendered[name] = environment.get_template(f"{folder}/{name}.html").render(context)
+        if drawn is not None:
+            drawn[name] = (source, rendered[name])
     return rendered
 
 

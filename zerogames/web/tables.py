@@ -23,13 +23,53 @@ class Choice:
 
 REGIONS: dict[str, tuple[str, ...]] = {
     "zero_game": ("status", "seats", "trick", "hand", "scores"),
+    "trump_card": ("status", "tabletop", "hand", "pile", "rounds"),
+    "zero": ("status", "trick", "guesses", "hand", "seats"),
+}
+
+# What a region is drawn from (keys of the seat's view, besides the room's seats): a live viewer's
+# region is drawn again only when one of them changed. A region not listed is drawn on every change.
+DRAWN_FROM: dict[str, dict[str, tuple[str, ...]]] = {
+    "zero_game": {
+        "status": (
+            "round",
+            "rounds",
+            "cards_dealt",
+            "dealer",
+            "phase",
+            "turn",
+            "trump",
+            "last",
+            "last_round",
+            "result",
+        ),
+        "seats": ("turn", "dealer", "bids", "tricks", "hand_sizes", "scores"),
+        "trick": ("trick", "last_trick"),
+        "hand": ("hand", "legal", "phase", "turn", "hook", "result"),
+        "scores": ("history", "scores", "result"),
+    },
 }
 
 # Games whose table needs a little plain JavaScript of its own: static/js/games/<game>.js.
-SCRIPTS: set[str] = set()
+SCRIPTS: set[str] = {"zero"}
 
 OPTIONS: dict[str, tuple[Choice, ...]] = {
     "zero_game": (),
+    # A rematch passes the next Chooser itself (rooms.rematch_options); None leaves the first one to the draw.
+    "trump_card": (
+        Choice(
+            "chooser",
+            "Trump Chooser of the first match",
+            (
+                (None, "Drawn at random"),
+                (0, "Seat A (the host)"),
+                (1, "Seat B"),
+                (2, "Seat C"),
+                (3, "Seat D"),
+            ),
+        ),
+    ),
+    "zero": (),
 }
 
 
