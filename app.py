@@ -18,6 +18,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Development mode: `?seat=N` tab identities, for local play and tests.
         DEV=os.environ.get("ZEROGAMES_DEV", "") == "1",
         BOT_DELAY=float(os.environ.get("ZEROGAMES_BOT_DELAY", "0.8")),
+        # "i/n": this is process i of n, owning the rooms whose code starts with its letters.
+        SHARD=os.environ.get("ZEROGAMES_SHARD", "0/1"),
         SOCK_SERVER_OPTIONS={"ping_interval": 25},
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
         SESSION_COOKIE_SAMESITE="Lax",

@@ -88,6 +88,8 @@ class Room:
         self.state: dict[str, Any] | None = None
         self.version = 0
         self.actions = 0  # actions so far in the current game
+        # Each seat's last move: the table version it made (or the game's first version). See `act`.
+        self.acted: dict[int, int] = {}
         self.seq = 0
         self.lock = threading.RLock()
         self.subscribers: list[Subscriber] = []
@@ -176,9 +178,18 @@ def clean_name(name: str | None) -> str:
 
 class RoomRegistry:
     def __init__(
-        self, store: Store, *, clock: Callable[[], float] = time.time, bot_delay: float = 0.8
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        bot_delay: float = 0.8,
+        shard: tuple[int, int] = (0, 1),
     ) -> None:
         self.store = store
+        # With several processes, process i of n owns the codes whose first letter is in its slice
+        # of the alphabet, so a proxy can pin every room to its process by the code's first letter.
+        index, count = shard
+        self.first_letters = CODE_ALPHABET[index::count]
         self.clock = clock
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
@@ -189,7 +200,9 @@ class RoomRegistry:
 
     def new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = secrets.choice(self.first_letters) + "".join(
+                secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH - 1)
+            )
             # Codes stay with their rooms while the rooms are kept: never hand out a used one.
             if code not in self.rooms and not self.store.code_taken(code):
                 return code
@@ -210,17 +223,20 @@ class RoomRegistry:
         code = (code or "").strip().upper()
         with self.lock:
             room = self.rooms.get(code)
-            if room is None and len(code) == CODE_LENGTH and code.isalpha():
+            if room is None and len(code) == CODE_LENGTH and code.isalpha() and self.owns(code):
                 room = self.rebuild(code)
                 if room is not None:
                     self.rooms[code] = room
         return room
 
+    def owns(self, code: str) -> bool:
+        return code[:1] in self.first_letters
+
     def restore(self) -> int:
         """On start-up: every unfinished room back from its snapshot and log, its bots moving again."""
         restored = 0
         for code in self.store.unfinished_rooms():
-            room = self.get(code)
+            room = self.get(code) if self.owns(code) else None
             if room is not None:
                 restored += 1
                 with room.lock:
@@ -234,6 +250,7 @@ class RoomRegistry:
         room = Room(row.code, row.game, row.options, row.host)
         room.seats = [Seat(s.uid, s.name, s.bot) for s in row.seats]
         room.status, room.game_no, room.seed, room.version = row.status, row.game_no, row.seed, row.version
+        room.acted = dict.fromkeys(range(len(room.seats)), room.version)
         if row.status != "lobby":
             log = self.store.game_log(code, row.game_no)
             if log is None:
@@ -336,6 +353,7 @@ class RoomRegistry:
             room.game_no += 1
             room.seed, room.state, room.status, room.actions = seed, state, "playing", 0
             room.version += 1
+            room.acted = dict.fromkeys(range(players), room.version)
             self.store.save_room(room.row())
             self.store.start_game(room.row(), players, room.options, rules.dump(state))
             self.after_change(room)
@@ -365,7 +383,7 @@ class RoomRegistry:
                 raise Refused(
                     "The game is over." if room.status == "over" else "The game has not started yet."
                 )
-            if str(version) != str(room.version):
+            if str(version) != str(room.version) and not chosen_since_own_move(room, own, version):
                 raise Refused("The table changed before your move arrived: here it is now.", stale=True)
             self.apply(room, own, action, f"player:{uid}")
 
@@ -383,6 +401,7 @@ class RoomRegistry:
             room.code, room.game_no, number, seat, action, now, by, room.version + 1, snapshot, result
         )
         room.state, room.actions, room.version = state, number, room.version + 1
+        room.acted[seat] = room.version
         if result is not None:
             room.status = "over"
         self.after_change(room)
@@ -449,6 +468,23 @@ class RoomRegistry:
             room.version += 1
             self.store.save_room(room.row())
             room.changed()
+
+
+# Games where everybody moves at once and no other seat's move changes what yours means (Zero's cards
+# played face down): a move chosen on a table that only other seats have changed since still stands.
+# Not Cabo: a snap chosen against one discard must not land on the next.
+MOVES_AT_ONCE = {"zero"}
+
+
+def chosen_since_own_move(room: Room, seat: int, version: Any) -> bool:
+    """The move was chosen on an older table, but only other seats moved since (a double click did not)."""
+    if room.game_id not in MOVES_AT_ONCE:
+        return False
+    try:
+        version = int(version)
+    except (TypeError, ValueError):
+        return False
+    return room.acted.get(seat, room.version) <= version <= room.version
 
 
 BOT_NAMES = [f"{name} (bot)" for name in ("Ada", "Bix", "Cog", "Dot", "Eve", "Fizz", "Gus")]

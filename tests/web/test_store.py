@@ -57,3 +57,12 @@ def test_every_action_is_logged_with_who_made_it(player, registry):
     log = registry.store.all_actions(code, room.game_no)
     assert len(log) == 12
     assert all(by.startswith("player:") for *_, by in log)
+
+
+def test_a_process_of_several_owns_only_its_slice_of_codes(player, app, tmp_path):
+    shared = {"TESTING": True, "DATABASE": app.config["DATABASE"], "DEV": True, "BOT_DELAY": 0}
+    first = create_app({**shared, "SHARD": "0/2"}).extensions["zerogames"]
+    second = create_app({**shared, "SHARD": "1/2"}).extensions["zerogames"]
+    codes = [first.create("zero_game", {}, f"u{i}", "Ann").code for i in range(20)]
+    assert all(first.owns(code) and not second.owns(code) for code in codes)
+    assert second.get(codes[0]) is None and first.get(codes[0]) is not None

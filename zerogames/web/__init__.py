@@ -13,7 +13,8 @@ from . import live, lobby, render, table, tables
 
 def init_app(app: Flask) -> None:
     store = Store(app.config["DATABASE"])
-    registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"])
+    index, count = (int(part) for part in app.config["SHARD"].split("/"))
+    registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
