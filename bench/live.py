@@ -56,6 +56,7 @@ class Seat:
     def __init__(self, port: int, code: str, index: int) -> None:
         self.index = index
         self.ws = websocket.create_connection(f"ws://127.0.0.1:{port}/r/{code}/live?seat={index}", timeout=30)
+        self.ws.send("{}")  # shows nothing yet: the whole table, please
         self.version = -1
         self.status = ""
         self.hand = ""

@@ -61,6 +61,9 @@ class Snapshot:
     host: str
     connected: frozenset[str]
     options: dict[str, Any]
+    # When the change was made: every view of it is drawn as of this moment (a view that changes with
+    # time alone makes a change of its own when it does, through the scheduler).
+    at: float
 
 
 class Subscriber:
@@ -75,8 +78,11 @@ class Subscriber:
 
 
 class Room:
-    def __init__(self, code: str, game_id: str, options: dict[str, Any], host: str) -> None:
+    def __init__(
+        self, code: str, game_id: str, options: dict[str, Any], host: str, clock: Callable[[], float]
+    ) -> None:
         self.code = code
+        self.clock = clock
         self.game_id = game_id
         self.rules: Game = GAMES[game_id]
         self.options = options
@@ -114,6 +120,7 @@ class Room:
             self.host,
             frozenset(sub.uid for sub in self.subscribers),
             dict(self.options),
+            self.clock(),
         )
 
     def changed(self) -> None:
@@ -212,7 +219,7 @@ class RoomRegistry:
             raise Refused("Pick one of the games on the list.")
         name = clean_name(name)
         with self.lock:
-            room = Room(self.new_code(), game_id, options, uid)
+            room = Room(self.new_code(), game_id, options, uid, self.clock)
             room.seats.append(Seat(uid, name))
             self.store.save_room(room.row())
             self.rooms[room.code] = room
@@ -247,7 +254,7 @@ class RoomRegistry:
         row = self.store.load_room(code)
         if row is None or row.game not in GAMES:
             return None
-        room = Room(row.code, row.game, row.options, row.host)
+        room = Room(row.code, row.game, row.options, row.host, self.clock)
         room.seats = [Seat(s.uid, s.name, s.bot) for s in row.seats]
         room.status, room.game_no, room.seed, room.version = row.status, row.game_no, row.seed, row.version
         room.acted = dict.fromkeys(range(len(room.seats)), room.version)

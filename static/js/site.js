@@ -6,7 +6,14 @@
     var el = document.getElementById("live-status");
     if (el) { el.textContent = text; el.dataset.state = state; }
   }
-  document.addEventListener("htmx:wsOpen", function () { liveStatus("Live", "open"); });
+  document.addEventListener("htmx:wsOpen", function (event) {
+    // Tell the server what this page shows, so that it sends only what changed since (and never
+    // the whole table over what a player is typing).
+    var shown = document.getElementById("room-version");
+    var hello = shown ? { seq: shown.dataset.seq } : {};
+    event.detail.socketWrapper.sendImmediately(JSON.stringify(hello));
+    liveStatus("Live", "open");
+  });
   document.addEventListener("htmx:wsClose", function () { liveStatus("Reconnecting…", "closed"); });
 
   document.addEventListener("click", function (event) {

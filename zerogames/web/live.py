@@ -7,10 +7,12 @@ table is never replaced by an older one.
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+import json
+
+from flask import Blueprint
 from flask_sock import Sock
 
-from zerogames.rooms import Subscriber
+from zerogames.rooms import Snapshot, Subscriber
 
 from . import identity, render
 from .registry import web_registry
@@ -20,6 +22,8 @@ sock = Sock()
 
 # Seconds between checks that the socket is still open when nothing changes.
 IDLE_CHECK = 20.0
+# Seconds a new socket waits for its page to say what it shows.
+HELLO_WAIT = 2.0
 
 
 class Pusher:
@@ -31,14 +35,14 @@ class Pusher:
         self.layout: tuple[str, ...] = ()
         self.drawn: render.Drawn = {}
 
-    def seed(self, snap, now: float) -> None:
-        """Start from what the page already shows (drawn from `snap` at `now`): nothing to resend."""
-        regions = render.render_regions(self.code, self.game_id, snap, self.uid, now, self.drawn)
+    def seed(self, snap: Snapshot) -> None:
+        """Start from what the page already shows (drawn from `snap`): nothing to resend."""
+        regions = render.render_regions(self.code, self.game_id, snap, self.uid, self.drawn)
         self.seq, self.layout = snap.seq, (snap.status, *regions)
 
-    def message(self, snap, now: float) -> str:
+    def message(self, snap: Snapshot) -> str:
         sent = {name: html for name, (_, html) in self.drawn.items()}
-        regions = render.render_regions(self.code, self.game_id, snap, self.uid, now, self.drawn)
+        regions = render.render_regions(self.code, self.game_id, snap, self.uid, self.drawn)
         self.seq = snap.seq
         layout = (snap.status, *regions)
         if layout != self.layout:
@@ -46,6 +50,17 @@ class Pusher:
             self.layout = layout
             return render.room_body(regions, snap.status, self.game_id)
         return "".join(html for name, html in regions.items() if sent.get(name) != html)
+
+
+def what_the_page_shows(ws, room) -> Snapshot | None:
+    """The page's first (and only) message names the change its table was drawn from.
+
+    A page that says nothing, or whose change the room no longer keeps, is sent its table whole.
+    """
+    try:
+        return room.recent.get(int(json.loads(ws.receive(timeout=HELLO_WAIT) or "{}")["seq"]))
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 @sock.route("/r/<code>/live", bp=bp)
@@ -56,10 +71,9 @@ def live(ws, code: str) -> None:
         return
     uid = identity.current_uid()
     pusher = Pusher(room.code, room.game_id, uid)
-    shown = room.recent.get(request.args.get("since", type=int))
-    at = request.args.get("at", type=float)
-    if shown is not None and at is not None:
-        pusher.seed(shown, at)
+    shown = what_the_page_shows(ws, room)
+    if shown is not None:
+        pusher.seed(shown)
     subscriber = Subscriber(uid)
     registry.subscribe(room, subscriber)
     try:
@@ -67,7 +81,7 @@ def live(ws, code: str) -> None:
             subscriber.event.clear()
             snap = room.snapshot
             if snap.seq > pusher.seq:
-                message = pusher.message(snap, registry.clock())
+                message = pusher.message(snap)
                 if message:
                     ws.send(message)
             subscriber.event.wait(IDLE_CHECK)

@@ -105,7 +105,7 @@ Drawn = dict[str, tuple[Any, str]]
 
 
 def render_regions(
-    code: str, game_id: str, snap: Snapshot, uid: str, now: float, drawn: Drawn | None = None
+    code: str, game_id: str, snap: Snapshot, uid: str, drawn: Drawn | None = None
 ) -> dict[str, str]:
     """Every region of the room as this viewer sees it, by id, in page order.
 
@@ -115,7 +115,7 @@ def render_regions(
     room = room_info(code, game_id, snap, uid)
     view = None
     if snap.state is not None and snap.status != "lobby":
-        view = GAMES[game_id].view(snap.state, room.me, now)
+        view = GAMES[game_id].view(snap.state, room.me, snap.at)
     context: dict[str, Any] = {**viewer_context(), "room": room, "view": view}
     # The version and change number are drawn only by the version region: keep them out of the keys.
     settled_room = replace(room, version=0, seq=0)

@@ -44,8 +44,7 @@ def rejoin_token(room: Room, seat: int, uid: str) -> str:
 def page_context(room: Room) -> dict[str, Any]:
     uid = identity.current_uid()
     snap = room.snapshot
-    now = web_registry().clock()
-    regions = render.render_regions(room.code, room.game_id, snap, uid, now)
+    regions = render.render_regions(room.code, room.game_id, snap, uid)
     me = room.seat_of(uid)
     rejoin = None
     if me is not None:
@@ -54,8 +53,7 @@ def page_context(room: Room) -> dict[str, Any]:
         "room": render.room_info(room.code, room.game_id, snap, uid),
         "body": render.room_body(regions, snap.status, room.game_id),
         "share": url_for("table.room", code=room.code, _external=True),
-        # The live channel starts from what this page shows, and sends only what changes after it.
-        "live": url_for("live.live", code=room.code, since=snap.seq, at=repr(now), **identity.tab_args()),
+        "live": url_for("live.live", code=room.code, **identity.tab_args()),
         "rejoin": rejoin,
         "name": identity.current_name(),
     }
