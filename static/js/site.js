@@ -12,9 +12,15 @@
     var shown = document.getElementById("room-version");
     var hello = shown ? { seq: shown.dataset.seq } : {};
     event.detail.socketWrapper.sendImmediately(JSON.stringify(hello));
+    live = true;
     liveStatus("Live", "open");
   });
-  document.addEventListener("htmx:wsClose", function () { liveStatus("Reconnecting…", "closed"); });
+  document.addEventListener("htmx:wsClose", function () { live = false; liveStatus("Reconnecting…", "closed"); });
+  // While the live channel is open, an answer need not carry the table: the push brings it.
+  var live = false;
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (live) event.detail.headers["X-Live"] = "1";
+  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");

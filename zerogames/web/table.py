@@ -73,8 +73,11 @@ def answer(room: Room, refusal: Refused | None = None) -> Response | Any:
         if refusal:
             flash(refusal.reason, "error")
         return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
-    context = page_context(room)
     notice = render_template("room/notice.html", message=refusal.reason if refusal else None)
+    if request.headers.get("X-Live") and not (refusal and refusal.stale):
+        # The page's live channel brings the new table (or nothing changed): just the notice.
+        return Response(notice, mimetype="text/html")
+    context = page_context(room)
     # A refusal still answers 200: htmx swaps nothing from an error status, and the player must see
     # both the reason and the table as it is now.
     return Response(notice + context["body"], mimetype="text/html")
