@@ -1,7 +1,8 @@
 """Random playouts that check the engine contract's invariants; shared by every game's tests.
 
 A game's test module supplies what only it knows: which cards exist (`deck`), where every card is in a
-state (`cards_of`), and which cards a seat must not see in a state (`secret`).
+state (`cards_of`), and which cards a seat must not see in a state (`secret`, or `secret_at` for a game
+whose views change with time: then also `later`, to look at every view again some seconds on).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from zerogames.games import Game, IllegalAction
@@ -19,6 +21,10 @@ from zerogames.games import Game, IllegalAction
 State = dict[str, Any]
 CardsOf = Callable[[State], Iterable[Hashable]]
 Secret = Callable[[State, int | None], Iterable[Hashable]]
+# Which cards a seat must not see in a state at a given moment (for views that change with time).
+SecretAt = Callable[[State, int | None, float], Iterable[Hashable]]
+# Which seat does what, given the seats that may act and their legal actions.
+Pick = Callable[[random.Random, list[tuple[int, list[dict]]]], tuple[int, dict]]
 
 
 @dataclass
@@ -62,17 +68,34 @@ def assert_refused(rules: Game, state: State, seat: int, action: Any, now: float
         raise AssertionError(f"seat {seat} was allowed {action!r}")
 
 
-def check_views(rules: Game, state: State, players: int, now: float, secret: Secret | None) -> None:
+def check_views(
+    rules: Game,
+    state: State,
+    players: int,
+    now: float,
+    secret: Secret | None,
+    secret_at: SecretAt | None = None,
+) -> None:
     for seat in [*range(players), None]:
         view = rules.view(state, seat, now)
-        json.dumps(view)
+        text = json.dumps(view)
         assert view["seat"] == seat
         assert isinstance(view["hand"], list)
         if seat is None:
             assert view["hand"] == []
-        if secret is not None:
-            leaked = strings_in(view) & {card for card in secret(state, seat) if isinstance(card, str)}
-            assert not leaked, f"seat {seat} sees {sorted(leaked)}"
+        hidden = [
+            *(secret(state, seat) if secret else ()),
+            *(secret_at(state, seat, now) if secret_at else ()),
+        ]
+        # A code in JSON, quotes and all, is in the text exactly when some string there is that code.
+        leaked = [card for card in hidden if isinstance(card, str) and encode_basestring_ascii(card) in text]
+        assert not leaked, f"seat {seat} sees {sorted(leaked)} at {now}"
+
+
+def random_pick(rng: random.Random, seats: list[tuple[int, list[dict]]]) -> tuple[int, dict]:
+    """Any seat that may act, any of its legal actions."""
+    seat, legal = rng.choice(seats)
+    return seat, rng.choice(legal)
 
 
 def random_playout(
@@ -84,6 +107,9 @@ def random_playout(
     deck: Iterable[Hashable] | None = None,
     cards_of: CardsOf | None = None,
     secret: Secret | None = None,
+    secret_at: SecretAt | None = None,
+    later: tuple[float, SecretAt] | None = None,
+    pick: Pick = random_pick,
     seconds_per_action: float = 0.0,
     max_actions: int = 50_000,
     checks: bool = True,
@@ -91,9 +117,10 @@ def random_playout(
     """Play one game with random legal actions (from random seats), checking invariants at each step.
 
     At every step: apply leaves its input unchanged; every card is accounted for; no view holds a
-    secret card; the state survives dump/load (the game goes on from the loaded copy); a seat with
-    no legal action and a nonsense action are both refused with a reason. At the end: the game ended,
-    and replaying the log from the start rebuilds the same state.
+    secret card (nor, `later[0]` seconds on, a card of `later[1]`); the state survives dump/load (the
+    game goes on from the loaded copy); a seat with no legal action and a nonsense action are both
+    refused with a reason. At the end: the game ended, and replaying the log from the start rebuilds
+    the same state. The clock moves on by `seconds_per_action` on average; `pick` chooses the moves.
     """
     rng = random.Random(seed)
     options = dict(options or {})
@@ -106,8 +133,7 @@ def random_playout(
             break
         seats = acting_seats(rules, state, players, now)
         assert seats, "nobody can act, yet the game is not over"
-        seat, legal = rng.choice(seats)
-        action = rng.choice(legal)
+        seat, action = pick(rng, seats)
         if checks:
             before = rules.dump(state)
             idle = [s for s in range(players) if s not in {s for s, _ in seats}]
@@ -120,7 +146,9 @@ def random_playout(
             assert rules.dump(state) == before, "apply or a refusal changed its input"
             if cards_of is not None and full_deck is not None:
                 assert Counter(cards_of(new)) == full_deck, "cards were lost or made"
-            check_views(rules, new, players, now, secret)
+            check_views(rules, new, players, now, secret, secret_at)
+            if later is not None:
+                check_views(rules, new, players, now + later[0], None, later[1])
             dumped = rules.dump(new)
             assert json.loads(json.dumps(dumped)) == dumped
             new = rules.load(dumped)
