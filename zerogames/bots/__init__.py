@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import trump_card, zero, zero_down, zero_game
+from . import cabo, trump_card, zero, zero_down, zero_game
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], str, random.Random], dict[str, Any]]
 
@@ -20,6 +20,7 @@ BOTS: dict[str, Choose] = {
     "zero": zero.choose,
     "zero_down": zero_down.choose,
     "trump_card": trump_card.choose,
+    "cabo": cabo.choose,
 }
 
 
