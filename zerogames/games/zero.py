@@ -11,6 +11,7 @@ from .base import (
     Action,
     Game,
     IllegalAction,
+    SharedAction,
     State,
     action_type,
     check_players,
@@ -31,12 +32,21 @@ SAFE_SUMS = (0, 10)
 # Settled: every game ends after this trick (its safe-set step included).
 MAX_TRICKS = 100
 
+# Settled: 3 to 7 players.
+MOST_PLAYERS = 7
+# Legal actions made once and handed out again (see SharedAction): a guesser may have 43 of them.
+PLAYS = {card: SharedAction(type="play", card=card) for card in COUNTS}
+GUESSES = {
+    total: SharedAction(type="guess", total=total) for total in range(-3 * MOST_PLAYERS, 3 * MOST_PLAYERS + 1)
+}
+DONE = SharedAction(type="done")
+
 
 class Zero(Game):
     id = "zero"
     title = "Zero"
     min_players = 3
-    max_players = 7
+    max_players = MOST_PLAYERS
 
     # Set-up
 
@@ -78,16 +88,14 @@ class Zero(Game):
             # Everybody acts at once: each seat that has not played yet may play any card it holds.
             if state["played"][seat] is not None:
                 return []
-            return [{"type": "play", "card": card} for card in sorted(set(state["hands"][seat]))]
+            return [PLAYS[card] for card in sorted(set(state["hands"][seat]))]
         if seat != state["turn"]:  # the turn is None once the game is over
             return []
         if phase == "guess":
             said = {total for _, total in state["guesses"]}
             bound = guess_bound(state)
-            return [{"type": "guess", "total": t} for t in range(-bound, bound + 1) if t not in said]
-        return [{"type": "safe", "cards": list(cards)} for cards in safe_sets(state["hands"][seat])] + [
-            {"type": "done"}
-        ]
+            return [GUESSES[total] for total in range(-bound, bound + 1) if total not in said]
+        return [{"type": "safe", "cards": list(cards)} for cards in safe_sets(state["hands"][seat])] + [DONE]
 
     def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
         kind = action_type(action)
