@@ -48,6 +48,34 @@ DRAWN_FROM: dict[str, dict[str, tuple[str, ...]]] = {
         "hand": ("hand", "legal", "phase", "turn", "hook", "result"),
         "scores": ("history", "scores", "result"),
     },
+    "zero": {
+        "status": (
+            "trick",
+            "first_guesser",
+            "pile_size",
+            "phase",
+            "turn",
+            "legal",
+            "has_played",
+            "hand_sizes",
+            "last",
+            "reveal",
+            "result",
+        ),
+        "trick": ("phase", "has_played", "played_card", "reveal"),
+        "guesses": (
+            "phase",
+            "turn",
+            "legal",
+            "first_guesser",
+            "guesses",
+            "guess_range",
+            "played_card",
+            "result",
+        ),
+        "hand": ("hand", "legal", "phase", "safe", "result"),
+        "seats": ("phase", "turn", "first_guesser", "has_played", "hand_sizes", "scores", "safe", "result"),
+    },
 }
 
 # Games whose table needs a little plain JavaScript of its own: static/js/games/<game>.js.
