@@ -410,6 +410,21 @@ def test_every_swap_and_knock_is_public_with_both_swapped_cards():
     assert RULES.view(state, 0)["knocks"] == [2]
 
 
+def test_the_recent_moves_one_per_seat_are_public_across_a_rounds_end():
+    state = game(players=3, dealer=0, hands={1: ALMOST_ZERO}, pool=["black1", "black2", "black3"])
+    state = knock(swap(state, 1, "grey8", "black2"), 2)
+    assert RULES.view(state, None)["moves"] == [
+        {"seat": 1, "type": "swap", "give": "grey8", "take": "black2", "round": 1},
+        {"seat": 2, "type": "knock", "knock": "first", "round": 1},
+    ]
+    state = knock_out_the_round(state)
+    moves = RULES.view(state, 0)["moves"]
+    assert len(moves) == 3 and [move["round"] for move in moves] == [1, 1, 1]
+    assert moves[-1] == {**state["last"], "round": 1}
+    state = knock(state, state["turn"])
+    assert [move["round"] for move in RULES.view(state, 0)["moves"]] == [1, 1, 2]
+
+
 def test_whether_the_final_turns_have_begun_is_public():
     state = knock(game(players=3, dealer=0), 1)
     assert RULES.view(state, None)["phase"] == "play" and RULES.view(state, None)["final_turns"] == []
@@ -442,7 +457,7 @@ def test_after_a_round_ends_every_hand_is_shown_face_up_with_its_scoring():
 
 
 def test_views_never_hold_a_card_hidden_from_that_seat():
-    """Stricter than the playouts: outside the last round's hands, no card shown before is excused."""
+    """Stricter than the playouts: outside the last round's hands and the recent swaps, nothing is excused."""
     for players in range(2, 6):
         seed = players
         rng = random.Random(seed)
@@ -467,16 +482,16 @@ def cards_of(state):
 
 
 def unseen(state, seat):
-    """Other hands and the cards out of the round, less the two cards of the last swap.
+    """Other hands and the cards out of the round, less the two cards of each recent swap.
 
-    Both are public: the card taken came face up from the pool; and when that swap ended a round, its
+    They are public: a card taken came face up from the pool; and when a swap ended a round, its
     cards say nothing of where they lie in the new deal.
     """
     hidden = set(state["out"])
     hidden |= {card for other, hand in enumerate(state["hands"]) if other != seat for card in hand}
-    last = state["last"]
-    if last and last["type"] == "swap":
-        hidden -= {last["give"], last["take"]}
+    for move in state["moves"]:
+        if move["type"] == "swap":
+            hidden -= {move["give"], move["take"]}
     return hidden
 
 

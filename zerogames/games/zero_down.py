@@ -79,6 +79,7 @@ class ZeroDown(Game):
             "history": (),
             "last_rounds": (),
             "last": None,
+            "moves": (),
         }
         return deal_round(state)
 
@@ -100,10 +101,12 @@ class ZeroDown(Game):
         if seat != state["turn"]:
             raise IllegalAction("It is not your turn.")
         if kind == "swap":
-            return swap(state, seat, action.get("give"), action.get("take"))
-        if kind == "knock":
-            return knock(state, seat)
-        raise IllegalAction("That is not an action of Zero Down.")
+            after = swap(state, seat, action.get("give"), action.get("take"))
+        elif kind == "knock":
+            after = knock(state, seat)
+        else:
+            raise IllegalAction("That is not an action of Zero Down.")
+        return remember_move(after, state["round"] + 1)
 
     # Scoring
 
@@ -140,6 +143,7 @@ class ZeroDown(Game):
             "history": thaw(state["history"]),
             "last_rounds": thaw(state["last_rounds"]),
             "last": dict(state["last"]) if state["last"] else None,
+            "moves": thaw(state["moves"]),
             "legal": self.legal_actions(state, seat),
             "result": self.result(state),
         }
@@ -238,6 +242,15 @@ def knock(state: State, seat: int) -> State:
         "turn": final_turns[0],
         "last": {**last, "knock": "second"},
     }
+
+
+def remember_move(state: State, round_number: int) -> State:
+    """Keep the last move (every swap and knock is public) among the table's recent moves.
+
+    One move per seat: whatever a player missed since their own last turn, across a round's end too.
+    """
+    move = {**state["last"], "round": round_number}
+    return {**state, "moves": (*state["moves"], move)[-state["players"] :]}
 
 
 def end_turn(state: State, seat: int) -> State:
