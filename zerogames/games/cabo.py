@@ -679,8 +679,9 @@ def sighted(state: State, viewer: int, card: str, now: float, sightings: tuple |
     """
     if sightings is None:
         sightings = state["sightings"]
-    kept = tuple(s for s in sightings if (s[1] != card or s[0] != viewer) and (s[2] is None or s[2] > now))
-    return (*kept, (viewer, card, sighting_end(state, now)))
+    kept = [s for s in sightings if (s[1] != card or s[0] != viewer) and (s[2] is None or s[2] > now)]
+    kept.append((viewer, card, sighting_end(state, now)))
+    return tuple(kept)
 
 
 def seen_by(state: State, seat: int | None, now: float) -> dict[str, float | None]:
@@ -758,7 +759,7 @@ def slot_named(state: State, seat: int, ref: Any, empty: str | None = None) -> t
     # type() is int, not isinstance: True is no slot number.
     if type(ref) is int:
         target, slot = seat, ref
-    elif isinstance(ref, list | tuple) and len(ref) == 2 and type(ref[0]) is int and type(ref[1]) is int:
+    elif type(ref) in (list, tuple) and len(ref) == 2 and type(ref[0]) is int and type(ref[1]) is int:
         target, slot = ref
     else:
         raise IllegalAction("Name a slot as [seat, slot], or by its number for one of your own.")
