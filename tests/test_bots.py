@@ -1,4 +1,5 @@
 """Every bot, in every seat, plays whole games from its view alone and only makes legal moves."""
+# (A bot may also wait; the game must still go on.)
 
 from __future__ import annotations
 
@@ -22,9 +23,13 @@ def test_bots_finish_games_with_legal_moves(game_id, seed):
         if rules.result(state) is not None:
             break
         acting = [seat for seat in range(players) if rules.legal_actions(state, seat, now)]
-        seat = rng.choice(acting)
-        legal = rules.legal_actions(state, seat, now)
-        action = choose(game_id, rules.view(state, seat, now), legal, "easy", rng)
+        rng.shuffle(acting)
+        # Seats are asked in a random order; a bot may wait (return None), but someone must act.
+        for seat in acting:
+            legal = rules.legal_actions(state, seat, now)
+            action = choose(game_id, rules.view(state, seat, now), legal, "easy", rng)
+            if action is not None:
+                break
         assert action in legal
         state = rules.apply(state, seat, action, now)
         now += 1.0

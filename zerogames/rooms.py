@@ -439,7 +439,8 @@ class RoomRegistry:
             view = room.rules.view(room.state, seat, now)
             rng = random.Random(f"{room.seed}/{room.actions}/{seat}")
             action = bots.choose(room.game_id, view, legal, room.seats[seat].bot, rng)
-            self.apply(room, seat, action, f"bot:{room.seats[seat].bot}")
+            if action is not None:  # else it waits, and is asked again after the next change
+                self.apply(room, seat, action, f"bot:{room.seats[seat].bot}")
 
     def refresh(self, room: Room) -> None:
         """A view changed with time alone (no action): push everyone their fresh table."""

@@ -1,6 +1,7 @@
 """Bot players. A bot sees exactly what a human in its seat would: the seat's view and legal actions.
 
-Each game's module offers `choose(view, legal, level, rng) -> action`, one of `legal`.
+Each game's module offers `choose(view, legal, level, rng)`: one of `legal`, or None when the bot would
+rather wait (a snap in Cabo that it is not sure of: out of turn, waiting is always allowed).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from . import cabo, trump_card, zero, zero_down, zero_game
 
-Choose = Callable[[dict[str, Any], list[dict[str, Any]], str, random.Random], dict[str, Any]]
+Choose = Callable[[dict[str, Any], list[dict[str, Any]], str, random.Random], dict[str, Any] | None]
 
 LEVELS = ("easy",)
 
@@ -24,7 +25,9 @@ BOTS: dict[str, Choose] = {
 }
 
 
-def choose(game_id: str, view: dict[str, Any], legal: list[dict[str, Any]], level: str, rng: random.Random):
-    """The bot's action for this seat; a game without a bot of its own plays a random legal move."""
+def choose(
+    game_id: str, view: dict[str, Any], legal: list[dict[str, Any]], level: str, rng: random.Random
+) -> dict[str, Any] | None:
+    """The bot's action for this seat (or None: it waits); a game without a bot plays at random."""
     policy = BOTS.get(game_id)
     return policy(view, legal, level, rng) if policy else rng.choice(legal)

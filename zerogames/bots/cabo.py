@@ -23,7 +23,7 @@ CALL_ANYWAY = 0.03
 
 def choose(
     view: dict[str, Any], legal: list[dict[str, Any]], level: str, rng: random.Random
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     by_type: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)
@@ -40,9 +40,8 @@ def choose(
         return snap
     if "draw" in by_type:
         return start_turn(view, by_type, rng)
-    # Only snaps are left and none is sure: a guess at one of its own cards (the least it can lose).
-    own = [action for action in legal if action["seat"] == view["seat"]]
-    return rng.choice(own or legal)
+    # Only snaps are left and none is sure: a person would keep their hands still, and so does the bot.
+    return None
 
 
 def known(view: dict[str, Any]) -> dict[int, int]:
