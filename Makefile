@@ -11,9 +11,10 @@ run: $(VENV)/.installed
 	$(BIN)/gunicorn --worker-class gevent --workers 1 --worker-connections 5000 --no-control-socket \
 		--bind 127.0.0.1:$(PORT) 'app:create_app()'
 
+# Two workers, one per core; a test file stays on one worker (each browser test has its own server).
 test: $(VENV)/.dev-installed chromium
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
