@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parent.parent
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
@@ -27,6 +28,9 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 ARTIFACTS = ROOT / "test-results"
+
+# Two test workers share two cores with their servers and browsers: a page may take a slow moment.
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +75,9 @@ class Server:
                 "--workers",
                 "1",
                 "--no-control-socket",
+                # Open live channels never close by themselves: a stopped test server should not wait on them.
+                "--graceful-timeout",
+                "1",
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "app:create_app()",
