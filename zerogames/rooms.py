@@ -390,6 +390,12 @@ class RoomRegistry:
                 raise Refused(
                     "The game is over." if room.status == "over" else "The game has not started yet."
                 )
+            if (
+                isinstance(action, dict)
+                and action.get("type") in HOST_ONLY.get(room.game_id, ())
+                and uid != room.host
+            ):
+                raise Refused("Only the host may change that.")
             if str(version) != str(room.version) and not chosen_since_own_move(room, own, version):
                 raise Refused("The table changed before your move arrived: here it is now.", stale=True)
             self.apply(room, own, action, f"player:{uid}")
@@ -477,6 +483,10 @@ class RoomRegistry:
             self.store.save_room(room.row())
             room.changed()
 
+
+# Table settings a game's engine accepts from any seat but the site leaves to the host (Cabo's memory
+# mode, switched between rounds).
+HOST_ONLY: dict[str, set[str]] = {"cabo": {"memory"}}
 
 # Games where everybody moves at once and no other seat's move changes what yours means (Zero's cards
 # played face down): a move chosen on a table that only other seats have changed since still stands.

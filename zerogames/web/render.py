@@ -116,7 +116,8 @@ def render_regions(
     view = None
     if snap.state is not None and snap.status != "lobby":
         view = GAMES[game_id].view(snap.state, room.me, snap.at)
-    context: dict[str, Any] = {**viewer_context(), "room": room, "view": view}
+    # `now` is the moment the view is drawn as of: a table may show how long a card stays in sight.
+    context: dict[str, Any] = {**viewer_context(), "room": room, "view": view, "now": snap.at}
     # The version and change number are drawn only by the version region: keep them out of the keys.
     settled_room = replace(room, version=0, seq=0)
     sources = tables.DRAWN_FROM.get(game_id, {}) if view is not None else {}

@@ -25,6 +25,7 @@ REGIONS: dict[str, tuple[str, ...]] = {
     "zero_game": ("status", "seats", "trick", "hand", "scores"),
     "trump_card": ("status", "tabletop", "hand", "pile", "rounds"),
     "zero": ("status", "trick", "guesses", "hand", "seats"),
+    "cabo": ("status", "table", "rounds"),
 }
 
 # What a region is drawn from (keys of the seat's view, besides the room's seats): a live viewer's
@@ -78,8 +79,53 @@ DRAWN_FROM: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Cabo's table draws every seat's slots with the controls of the moment: it changes with almost any action.
+DRAWN_FROM["cabo"] = {
+    "status": (
+        "round",
+        "dealer",
+        "phase",
+        "to_act",
+        "turn",
+        "step",
+        "power",
+        "handover",
+        "caller",
+        "final_turns",
+        "snap_window",
+        "discard",
+        "memory",
+        "last",
+        "history",
+        "result",
+    ),
+    "table": (
+        "hands",
+        "seen_until",
+        "phase",
+        "ready",
+        "turn",
+        "to_act",
+        "step",
+        "deck",
+        "discard",
+        "discards",
+        "drawing",
+        "drawn",
+        "power",
+        "handover",
+        "caller",
+        "memory",
+        "scores",
+        "legal",
+        "result",
+    ),
+    "rounds": ("last_round", "history", "scores", "result"),
+}
+
 # Games whose table needs a little plain JavaScript of its own: static/js/games/<game>.js.
 SCRIPTS: set[str] = {"zero"}
+SCRIPTS.add("cabo")
 
 OPTIONS: dict[str, tuple[Choice, ...]] = {
     "zero_game": (),
@@ -98,6 +144,13 @@ OPTIONS: dict[str, tuple[Choice, ...]] = {
         ),
     ),
     "zero": (),
+    "cabo": (
+        Choice(
+            "memory",
+            "Seen cards",
+            ((True, "Turn back after 3 seconds"), (False, "Stay face up (assist mode)")),
+        ),
+    ),
 }
 
 

@@ -1,0 +1,96 @@
+"""Cabo's live table through the web: hidden cards stay hidden, peeks, the memory switch, snaps."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.web.conftest import act, create_room, join
+from zerogames.games.cabo import RULES
+
+
+def started(player, registry):
+    """Ann (host), Bea and Cal at a Cabo table, Ann dealing, so Bea plays first."""
+    ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
+    code = create_room(ann, game="cabo")
+    join(bea, code)
+    join(cal, code)
+    room = registry.get(code)
+    registry.set_options(room, room.host, {"dealer": 0})
+    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    assert room.status == "playing"
+    return code, (ann, bea, cal), room
+
+
+def page(client, code: str) -> str:
+    html = client.get(f"/r/{code}").text
+    return html[html.index('<div id="room"') : html.index("<footer")]
+
+
+def words(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def headline(html: str) -> str:
+    return words(re.search(r'class="headline[^"]*"[^>]*>(.*?)</h1>', html, re.S).group(1))
+
+
+def names_of(cards) -> list[str]:
+    from zerogames.games.cards import card_name
+
+    return [card_name(card) for card in cards if card is not None]
+
+
+def peek(client, code, slots=(0, 1)):
+    return act(client, code, json.dumps({"type": "peek", "slots": list(slots)}))
+
+
+def test_no_hidden_card_is_on_any_page_and_peeks_show_only_ones_own(player, registry):
+    code, (ann, bea, cal), room = started(player, registry)
+    hands = room.state["hands"]
+    html = page(ann, code)
+    assert headline(html).startswith("Your turn: pick two")
+    for hand in hands:
+        for name in names_of(hand):
+            assert name not in html
+    for client in (ann, bea, cal):
+        peek(client, code)
+    html = page(bea, code)
+    assert headline(html).startswith("Your turn")
+    for seat, hand in enumerate(room.state["hands"]):
+        for slot, name in enumerate(names_of(hand)):
+            assert (name in html) == (seat == 1 and slot < 2), (seat, slot)
+    assert 'class="sighting" data-left="' in html
+    assert "Snap" not in words(html)
+
+
+def test_only_the_host_may_switch_assist_mode(player, registry):
+    code, (ann, bea, cal), room = started(player, registry)
+    assert "Switch assist mode on" in page(ann, code)
+    assert "Switch assist mode" not in page(bea, code)
+    refused = act(bea, code, json.dumps({"type": "memory", "on": False}))
+    assert "Only the host" in refused.text
+    assert room.state["memory"] is True
+    act(ann, code, json.dumps({"type": "memory", "on": False}))
+    assert room.state["memory"] is False
+    assert "Assist mode is on" in page(cal, code)
+
+
+def test_a_discard_opens_snaps_on_every_slot_and_the_words_tell_it(player, registry):
+    code, (ann, bea, cal), room = started(player, registry)
+    for client in (ann, bea, cal):
+        peek(client, code)
+    act(bea, code, json.dumps({"type": "draw"}))
+    drawn = room.state["drawn"]
+    html = page(bea, code)
+    assert "Discard it" in html and "Keep the drawn card in place of your card 1" in html
+    act(bea, code, json.dumps({"type": "discard"}))
+    html = page(ann, code)
+    if room.state["step"] == "power":
+        assert "Snap" not in words(html)
+    else:
+        assert 'aria-label="Snap Bea\'s card 2"' in html
+        assert 'aria-label="Snap your card 4"' in html
+        assert headline(html).startswith("Waiting for")
+    assert "Bea discarded the" in words(html)
+    assert RULES.view(room.state, 0)["discard"] == drawn
