@@ -39,4 +39,11 @@ def init_app(app: Flask) -> None:
             cards=environment.get_template("room/_cards.html").module,
             seating=environment.get_template("room/_seat.html").module,
         )
+        # A game's own card macros (games/<game>/_cards.html), reached the same way: `game_cards.zero_down`.
+        listed = set(environment.list_templates())
+        environment.globals["game_cards"] = {
+            game: environment.get_template(f"games/{game}/_cards.html").module
+            for game in tables.REGIONS
+            if f"games/{game}/_cards.html" in listed
+        }
     registry.restore()

@@ -136,10 +136,21 @@ def again(code: str):
 
 
 def posted_action() -> Any:
+    """The action button's JSON, plus a field `action.<key>` for each part picked apart from it.
+
+    A move picked in steps (Zero Down's swap: a card of yours, then a pool card) is two radio groups
+    named `action.give` and `action.take` beside a `{"type": "swap"}` button: plain HTML, no script.
+    """
     try:
-        return json.loads(request.form.get("action", ""))
+        action = json.loads(request.form.get("action", ""))
     except ValueError:
         raise Refused("That move could not be read: please try again.") from None
+    parts = {
+        name[len("action.") :]: value for name, value in request.form.items() if name.startswith("action.")
+    }
+    if parts and isinstance(action, dict):
+        action = {**action, **parts}
+    return action
 
 
 @bp.post("/r/<code>/act")

@@ -25,6 +25,7 @@ REGIONS: dict[str, tuple[str, ...]] = {
     "zero_game": ("status", "seats", "trick", "hand", "scores"),
     "trump_card": ("status", "tabletop", "hand", "pile", "rounds"),
     "zero": ("status", "trick", "guesses", "hand", "seats"),
+    "zero_down": ("status", "pool", "hand", "seats", "rounds"),
     "cabo": ("status", "table", "rounds"),
 }
 
@@ -123,9 +124,30 @@ DRAWN_FROM["cabo"] = {
     "rounds": ("last_round", "history", "scores", "result"),
 }
 
+# Zero Down: the pool and the recent moves change with every swap, your cards only on your own.
+DRAWN_FROM["zero_down"] = {
+    "status": (
+        "round",
+        "rounds",
+        "dealer",
+        "phase",
+        "turn",
+        "knocks",
+        "final_turns",
+        "moves",
+        "last_rounds",
+        "result",
+    ),
+    "pool": ("pool", "turn", "round", "moves", "result"),
+    "hand": ("hand", "hand_points", "turn", "phase", "knocks", "result"),
+    "seats": ("turn", "dealer", "phase", "knocks", "final_turns", "hand_sizes", "scores", "result"),
+    "rounds": ("last_rounds", "history", "scores", "result"),
+}
+
 # Games whose table needs a little plain JavaScript of its own: static/js/games/<game>.js.
 SCRIPTS: set[str] = {"zero"}
 SCRIPTS.add("cabo")
+SCRIPTS.add("zero_down")
 
 OPTIONS: dict[str, tuple[Choice, ...]] = {
     "zero_game": (),
@@ -152,6 +174,9 @@ OPTIONS: dict[str, tuple[Choice, ...]] = {
         ),
     ),
 }
+
+# Two players always lay nine, whatever this says.
+OPTIONS["zero_down"] = (Choice("pool", "Pool size", ((5, "5 cards"), (7, "7 cards"))),)
 
 
 def playable_games() -> list[Game]:
