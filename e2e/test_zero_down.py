@@ -12,10 +12,10 @@ GAME = "Zero Down"
 CARD = re.compile(r"^(red|yellow|green|blue|violet|grey|black) [1-8]$")
 
 
-def two_friends_and_a_bot(browser, server, settings=None) -> tuple[str, list[Page]]:
+def two_friends_and_a_bot(browser, server) -> tuple[str, list[Page]]:
     """Ann (the host) and Bea at a Zero Down table with an Easy bot, the game begun."""
     pages = [browser.new_context().new_page() for _ in range(2)]
-    code = create_room(pages[0], server.url, "Ann", game=GAME, settings=settings)
+    code = create_room(pages[0], server.url, "Ann", game=GAME)
     join_room(pages[1], server.url, code, "Bea")
     add_bots(pages[0], 1)
     for page in pages:
@@ -78,8 +78,8 @@ def turn_taker():
 
 
 def test_two_friends_and_a_bot_play_a_whole_game_by_clicking(browser, server):
-    _code, pages = two_friends_and_a_bot(browser, server, settings={"Zero Down: Pool size": "7 cards"})
-    expect(pages[0].locator('#pool input[name="action.take"]')).to_have_count(7)
+    _code, pages = two_friends_and_a_bot(browser, server)
+    expect(pages[0].locator('#pool input[name="action.take"]')).to_have_count(5)
     assert all(CARD.match(card) for card in hand_of(pages[0])) and len(hand_of(pages[0])) == 9
     play_until_over(pages, turn_taker())
     for page in pages:
