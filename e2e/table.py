@@ -10,10 +10,15 @@ from playwright.sync_api import Page, expect
 GAME_OVER = re.compile("Game over")
 
 
-def create_room(page: Page, url: str, name: str, game: str = "Zero Game") -> str:
+def create_room(
+    page: Page, url: str, name: str, game: str = "Zero Game", settings: dict[str, str] | None = None
+) -> str:
+    """Create a table; `settings` picks room options by their labels ({"Zero: Rounds": "Five"})."""
     page.goto(url + "/")
     page.get_by_label("Your name").fill(name)
     page.get_by_text(game, exact=True).click()
+    for label, choice in (settings or {}).items():
+        page.get_by_label(label).select_option(label=choice)
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/r/[A-Z]{4}"))
     expect(page.locator("#live-status")).to_have_text("Live")
