@@ -8,6 +8,7 @@ action changes, so the state it was given is left as it was, cheaply.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 State = dict[str, Any]
@@ -68,6 +69,24 @@ def check_players(game: Game, players: int) -> None:
         if game.min_players == game.max_players:
             raise ValueError(f"{game.title} is for exactly {game.min_players} players")
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players")
+
+
+def checked_options(
+    game: Game, players: int, options: dict[str, Any] | None, known: set[str]
+) -> dict[str, Any]:
+    """A new game's options, once the player count and every option name are checked (ValueError)."""
+    check_players(game, players)
+    options = dict(options or {})
+    unknown = set(options) - known
+    if unknown:
+        raise ValueError(f"unknown option(s) for {game.title}: {', '.join(sorted(unknown))}")
+    return options
+
+
+def winners(scores: list[int], best: Callable[[list[int]], int] = max) -> list[int]:
+    """Every seat with the best score (highest, or lowest with best=min): equal best scores all win."""
+    top = best(scores)
+    return [seat for seat, score in enumerate(scores) if score == top]
 
 
 def seat_option(options: dict[str, Any], name: str, players: int, drawn: int) -> int:

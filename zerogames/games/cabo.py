@@ -19,11 +19,12 @@ from .base import (
     SharedAction,
     State,
     action_type,
-    check_players,
+    checked_options,
     seat_option,
     stacked_decks,
     thaw,
     whole_number,
+    winners,
 )
 from .cards import STANDARD_DECK, deal, shuffle
 
@@ -83,11 +84,7 @@ class Cabo(Game):
     # Set-up
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_players(self, players)
-        options = dict(options or {})
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise ValueError(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        options = checked_options(self, players, options, OPTIONS)
         memory = options.get("memory", True)
         if not isinstance(memory, bool):
             raise ValueError("option 'memory' must be true or false")
@@ -162,8 +159,7 @@ class Cabo(Game):
         if state["phase"] != "over":
             return None
         scores = list(state["scores"])
-        best = min(scores)
-        return {"scores": scores, "winners": [seat for seat, score in enumerate(scores) if score == best]}
+        return {"scores": scores, "winners": winners(scores, min)}
 
     # View
 

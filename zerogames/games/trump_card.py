@@ -11,7 +11,7 @@ from .base import (
     IllegalAction,
     State,
     action_type,
-    check_players,
+    checked_options,
     seat_option,
     stacked_decks,
     thaw,
@@ -44,11 +44,7 @@ class TrumpCard(Game):
     # Set-up
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_players(self, players)
-        options = dict(options or {})
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise ValueError(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        options = checked_options(self, players, options, OPTIONS)
         # Settled: the first match's Chooser is drawn from the seed; a rematch passes `chooser`.
         drawn = random.Random(f"{seed}/chooser").randrange(players)
         chooser = seat_option(options, "chooser", players, drawn)

@@ -14,10 +14,11 @@ from .base import (
     SharedAction,
     State,
     action_type,
-    check_players,
+    checked_options,
     seat_option,
     stacked_decks,
     whole_number,
+    winners,
 )
 from .cards import deal, shuffle
 
@@ -51,11 +52,7 @@ class Zero(Game):
     # Set-up
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_players(self, players)
-        options = dict(options or {})
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise ValueError(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        options = checked_options(self, players, options, OPTIONS)
         drawn = random.Random(f"{seed}/first_guesser").randrange(players)
         first = seat_option(options, "first_guesser", players, drawn)
         # Zero shuffles once: played cards go under the pile, never back into a new shuffle.
@@ -123,12 +120,7 @@ class Zero(Game):
         if state["phase"] != "over":
             return None
         scores = self.scores(state)
-        best = max(scores)
-        return {
-            "scores": scores,
-            "winners": [seat for seat, score in enumerate(scores) if score == best],
-            "end": state["end"],
-        }
+        return {"scores": scores, "winners": winners(scores), "end": state["end"]}
 
     # Dump and load by hand, key by key: the state's shape is fixed and shallow, and this is several
     # times faster than the generic JSON round trip (long random playouts dump at every step).

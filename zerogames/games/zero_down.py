@@ -14,11 +14,12 @@ from .base import (
     SharedAction,
     State,
     action_type,
-    check_players,
+    checked_options,
     seat_option,
     stacked_decks,
     thaw,
     whole_number,
+    winners,
 )
 from .cards import deal, shuffle
 
@@ -58,11 +59,7 @@ class ZeroDown(Game):
     # Set-up
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_players(self, players)
-        options = dict(options or {})
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise ValueError(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        options = checked_options(self, players, options, OPTIONS)
         pool_size = the_pool_size(options.get("pool", POOL_SIZES[0]), players)
         dealer = seat_option(options, "dealer", players, random.Random(f"{seed}/dealer").randrange(players))
         state: State = {
@@ -118,8 +115,7 @@ class ZeroDown(Game):
             return None
         scores = list(state["scores"])
         # Penalty points: the lowest wins, and equal lowest scores all win.
-        best = min(scores)
-        return {"scores": scores, "winners": [seat for seat, score in enumerate(scores) if score == best]}
+        return {"scores": scores, "winners": winners(scores, min)}
 
     # View
 

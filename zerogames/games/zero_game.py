@@ -11,11 +11,12 @@ from .base import (
     IllegalAction,
     State,
     action_type,
-    check_players,
+    checked_options,
     seat_option,
     stacked_decks,
     thaw,
     whole_number,
+    winners,
 )
 from .cards import STANDARD_DECK, SUIT_NAMES, deal, following_suit, shuffle, sort_hand, trick_winner
 
@@ -31,11 +32,7 @@ class ZeroGame(Game):
     # Set-up
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        check_players(self, players)
-        options = dict(options or {})
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise ValueError(f"unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        options = checked_options(self, players, options, OPTIONS)
         schedule = the_schedule(options.get("schedule"), players)
         dealer = seat_option(options, "dealer", players, random.Random(f"{seed}/dealer").randrange(players))
         state: State = {
@@ -84,8 +81,7 @@ class ZeroGame(Game):
         if state["phase"] != "over":
             return None
         scores = list(state["scores"])
-        best = max(scores)
-        return {"scores": scores, "winners": [seat for seat, score in enumerate(scores) if score == best]}
+        return {"scores": scores, "winners": winners(scores)}
 
     # View
 
