@@ -27,7 +27,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-ARTIFACTS = ROOT / "test-results"
+# Not test-results/: pytest-playwright empties that folder at the start of every run.
+ARTIFACTS = ROOT / "e2e-screenshots"
 
 # Two test workers share two cores with their servers and browsers: a page may take a slow moment.
 expect.set_options(timeout=10_000)
