@@ -7,7 +7,7 @@ their first legal control, as their page shows it). For every action it measures
 the POST to the last seat of that room receiving the push that carries the new version, and the bytes
 each seat receives for it.
 
-Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
+Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]   (BENCH_WORKER=gthread: threads)
 """
 
 from __future__ import annotations
@@ -151,10 +151,14 @@ def make_room(port: int) -> str:
 
 def start_server(port: int, database: Path) -> subprocess.Popen:
     env = {**os.environ, "ZEROGAMES_DB": str(database), "ZEROGAMES_DEV": "1", "ZEROGAMES_SECRET_KEY": "bench"}
+    # gevent, as `make run` serves; BENCH_WORKER=gthread compares threads (one per open socket).
+    if os.environ.get("BENCH_WORKER") == "gthread":
+        worker = ["--worker-class", "gthread", "--threads", "1500"]
+    else:
+        worker = ["--worker-class", "gevent", "--worker-connections", "5000"]
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", "1",
-         "--worker-connections", "5000", "--no-control-socket", "--bind", f"127.0.0.1:{port}",
-         "app:create_app()"],
+        [sys.executable, "-m", "gunicorn", *worker, "--workers", "1", "--no-control-socket",
+         "--bind", f"127.0.0.1:{port}", "app:create_app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     deadline = time.monotonic() + 20
