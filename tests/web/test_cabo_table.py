@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 
 from tests.web.conftest import act, create_room, join
 from zerogames.games.cabo import RULES
@@ -23,8 +24,9 @@ def started(player, registry):
 
 
 def page(client, code: str) -> str:
+    """The room's part of a page, with entities such as &#39; read as the characters they stand for."""
     html = client.get(f"/r/{code}").text
-    return html[html.index('<div id="room"') : html.index("<footer")]
+    return unescape(html[html.index('<div id="room"') : html.index("<footer")])
 
 
 def words(html: str) -> str:
