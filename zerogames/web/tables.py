@@ -220,7 +220,9 @@ OPTIONS: dict[str, tuple[Choice, ...]] = {
 }
 
 # Two players always lay nine, whatever this says.
-OPTIONS["zero_down"] = (Choice("pool", "Pool size", ((5, "5 cards"), (7, "7 cards"))),)
+OPTIONS["zero_down"] = (
+    Choice("pool", "Pool size (with two players, always 9)", ((5, "5 cards"), (7, "7 cards"))),
+)
 
 
 def playable_games() -> list[Game]:
