@@ -1,7 +1,9 @@
 """Random full games through the engine contract, per registered game: games/s and actions/s.
 
 Single process. Each step asks every seat for its legal actions (as a room would), picks a random
-acting seat and a random action, and applies it. Prints the best of three timed runs per game.
+acting seat and a random action, and applies it. Prints the best of three timed runs per game, timed
+in the process's CPU seconds: on a shared machine, wall time also counts the moments another tenant
+held the core.
 Usage: python bench/engine.py [seconds per run]
 """
 

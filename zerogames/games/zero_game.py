@@ -9,6 +9,7 @@ from .base import (
     Action,
     Game,
     IllegalAction,
+    SharedAction,
     State,
     action_type,
     checked_options,
@@ -21,6 +22,9 @@ from .base import (
 from .cards import STANDARD_DECK, SUIT_NAMES, deal, following_suit, shuffle, sort_hand, trick_winner
 
 OPTIONS = {"schedule", "dealer", "decks"}
+# Every action there can be, made once: legal_actions hands these out rather than building new ones.
+BIDS = [SharedAction({"type": "bid", "bid": bid}) for bid in range(len(STANDARD_DECK) + 1)]
+PLAYS = {card: SharedAction({"type": "play", "card": card}) for card in STANDARD_DECK}
 
 
 class ZeroGame(Game):
@@ -57,8 +61,8 @@ class ZeroGame(Game):
         if seat is None or seat != state["turn"]:  # the turn is None once the game is over
             return []
         if state["phase"] == "bid":
-            return [{"type": "bid", "bid": bid} for bid in allowed_bids(state, seat)]
-        return [{"type": "play", "card": card} for card in playable_cards(state, seat)]
+            return [BIDS[bid] for bid in allowed_bids(state, seat)]
+        return [PLAYS[card] for card in playable_cards(state, seat)]
 
     def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
         kind = action_type(action)
