@@ -106,7 +106,8 @@ class Room:
             "POST",
             f"/r/{self.code}/act?seat={seat.index}",
             body,
-            {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
+            # Its socket is open, as a live page says: the answer carries just the notice.
+            {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "X-Live": "1"},
         )
         answer = self.connection.getresponse().read().decode()
         if "notice" in answer and '<p class="notice">' in answer:
