@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from html import unescape
 
 import pytest
 
@@ -62,3 +63,23 @@ def wait_until(condition, seconds: float = 5.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def page(client, code: str) -> str:
+    """The room's part of a page, with entities such as &#39; read as the characters they stand for."""
+    html = client.get(f"/r/{code}").text
+    return unescape(html[html.index('<div id="room"') : html.index("<footer")])
+
+
+def region(html: str, name: str) -> str:
+    start = html.index(f'<section id="{name}"')
+    return html[start : html.index("</section>", start)]
+
+
+def words(html: str) -> str:
+    """What a page says, without its tags and with its white space folded."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def headline(html: str) -> str:
+    return words(re.search(r'class="headline[^"]*"[^>]*>(.*?)</h1>', html, re.S).group(1))

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
-from html import unescape
 
-from tests.web.conftest import act, create_room, join
+from tests.web.conftest import act, create_room, headline, join, page, words
 from zerogames.games.cabo import RULES
 
 
@@ -21,20 +19,6 @@ def started(player, registry):
     ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
     assert room.status == "playing"
     return code, (ann, bea, cal), room
-
-
-def page(client, code: str) -> str:
-    """The room's part of a page, with entities such as &#39; read as the characters they stand for."""
-    html = client.get(f"/r/{code}").text
-    return unescape(html[html.index('<div id="room"') : html.index("<footer")])
-
-
-def words(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
-
-
-def headline(html: str) -> str:
-    return words(re.search(r'class="headline[^"]*"[^>]*>(.*?)</h1>', html, re.S).group(1))
 
 
 def names_of(cards) -> list[str]:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from tests.games.test_zero_down import EXAMPLE, stacked
-from tests.web.conftest import act, create_room, join, version_of
+from tests.web.conftest import act, create_room, headline, join, page, region, version_of, words
 from zerogames.web import tables
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games" / "zero_down"
@@ -27,24 +27,6 @@ def started(player, registry, hands=None, pool=POOL):
     ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
     assert room.status == "playing"
     return code, (ann, bea, cal), room
-
-
-def page(client, code: str) -> str:
-    html = client.get(f"/r/{code}").text
-    return html[html.index('<div id="room"') : html.index("<footer")]
-
-
-def region(html: str, name: str) -> str:
-    start = html.index(f'<section id="{name}"')
-    return html[start : html.index("</section>", start)]
-
-
-def words(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
-
-
-def headline(html: str) -> str:
-    return words(re.search(r'class="headline[^"]*"[^>]*>(.*?)</h1>', html, re.S).group(1))
 
 
 def swap(client, code, give, take):

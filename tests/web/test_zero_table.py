@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from tests.games.stacking import deck_dealing
-from tests.web.conftest import act, create_room, join
+from tests.web.conftest import act, create_room, headline, join, page, region
 from zerogames.games.zero import DECK
 from zerogames.web import tables
 
@@ -29,22 +29,6 @@ def started(player, registry, hands=HANDS):
     ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
     assert room.status == "playing"
     return code, (ann, bea, cal), room
-
-
-def page(client, code: str) -> str:
-    html = client.get(f"/r/{code}").text
-    return html[html.index('<div id="room"') : html.index("<footer")]
-
-
-def region(html: str, name: str) -> str:
-    start = html.index(f'<section id="{name}"')
-    return html[start : html.index("</section>", start)]
-
-
-def headline(html: str) -> str:
-    return re.sub(
-        r"\s+", " ", re.search(r'class="headline[^"]*"[^>]*>(.*?)</h1>', html, re.S).group(1)
-    ).strip()
 
 
 def move(client, code, **action):
