@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from typing import Any
 
 from flask import Flask
@@ -10,10 +11,24 @@ from flask import Flask
 from zerogames import web
 
 
+def instance_secret(folder: str) -> str:
+    """A random key made on first run and kept in the instance folder: guest cookies and rejoin links
+    stay valid across restarts, and no two sites share a key by default."""
+    path = os.path.join(folder, "secret_key")
+    os.makedirs(folder, exist_ok=True)
+    try:
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as key:
+            key.write(secrets.token_hex(32))
+    except FileExistsError:  # made earlier, or just now by another process starting beside this one
+        pass
+    with open(path) as key:
+        return key.read().strip()
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
-        SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY", "dev"),
+        SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY") or instance_secret(app.instance_path),
         DATABASE=os.environ.get("ZEROGAMES_DB") or os.path.join(app.instance_path, "zerogames.db"),
         # Development mode: `?seat=N` tab identities, for local play and tests.
         DEV=os.environ.get("ZEROGAMES_DEV", "") == "1",
