@@ -100,6 +100,7 @@ class Room:
         self.lock = threading.RLock()
         self.subscribers: list[Subscriber] = []
         self.pending_bots: set[int] = set()
+        self.refreshes: set[float] = set()  # moments a push of time-changed views is set for
         self.recent: dict[int, Snapshot] = {}
         self.snapshot = self.take_snapshot()
 
@@ -429,9 +430,7 @@ class RoomRegistry:
             if who.bot and seat not in room.pending_bots and room.rules.legal_actions(room.state, seat, now):
                 room.pending_bots.add(seat)
                 self.scheduler.call_at(now + self.bot_delay, lambda seat=seat: self.bot_move(room, seat))
-        when = room.rules.next_change(room.state, now)
-        if when is not None:
-            self.scheduler.call_at(when, lambda: self.refresh(room))
+        self.schedule_refresh(room, now)
 
     def bot_move(self, room: Room, seat: int) -> None:
         with room.lock:
@@ -448,13 +447,20 @@ class RoomRegistry:
             if action is not None:  # else it waits, and is asked again after the next change
                 self.apply(room, seat, action, f"bot:{room.seats[seat].bot}")
 
-    def refresh(self, room: Room) -> None:
+    def schedule_refresh(self, room: Room, now: float) -> None:
+        """Push fresh views when the next one changes with time; once per moment, however many
+        actions asked for it (else every action would start a chain of pushes of its own)."""
+        when = room.rules.next_change(room.state, now) if room.state else None
+        if when is not None and when not in room.refreshes:
+            room.refreshes.add(when)
+            self.scheduler.call_at(when, lambda: self.refresh(room, when))
+
+    def refresh(self, room: Room, when: float) -> None:
         """A view changed with time alone (no action): push everyone their fresh table."""
         with room.lock:
+            room.refreshes.discard(when)
             room.changed()
-            when = room.rules.next_change(room.state, self.clock()) if room.state else None
-            if when is not None:
-                self.scheduler.call_at(when, lambda: self.refresh(room))
+            self.schedule_refresh(room, self.clock())
 
     # Live channels and moving seats
 
