@@ -120,6 +120,10 @@ class Game:
     def load(self, data: dict[str, Any]) -> State:
         return freeze(data)
 
+    def scores(self, state: State) -> list[int]:
+        """Cumulative scores by seat, as most games keep them in `state["scores"]`."""
+        return list(state["scores"])
+
     def next_change(self, state: State, now: float) -> float | None:
         """Only games with timed sightings change a view without an action."""
         return None

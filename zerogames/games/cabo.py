@@ -152,9 +152,6 @@ class Cabo(Game):
 
     # Scoring
 
-    def scores(self, state: State) -> list[int]:
-        return list(state["scores"])
-
     def result(self, state: State) -> dict[str, Any] | None:
         if state["phase"] != "over":
             return None

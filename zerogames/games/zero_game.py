@@ -78,9 +78,6 @@ class ZeroGame(Game):
 
     # Scoring
 
-    def scores(self, state: State) -> list[int]:
-        return list(state["scores"])
-
     def result(self, state: State) -> dict[str, Any] | None:
         if state["phase"] != "over":
             return None
