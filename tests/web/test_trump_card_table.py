@@ -10,7 +10,6 @@ from pathlib import Path
 
 from tests.games.test_trump_card import EXAMPLE, SWEEP, deck_for
 from tests.web.conftest import act, create_room, join
-from zerogames.web.tables import DRAWN_FROM, REGIONS
 
 HX = {"HX-Request": "true"}
 NAMES = ("Ann", "Bea", "Cal", "Dan")
@@ -223,12 +222,3 @@ def test_a_spectator_sees_the_table_but_no_hand(player, registry):
     for hand in room.state["hands"]:
         for card in hand:
             assert f"&#34;{card}&#34;" not in markup and f'"{card}"' not in markup
-
-
-def test_every_region_is_drawn_again_when_a_view_key_it_shows_changes():
-    # A live page redraws a region only when one of its declared keys changed: each key it reads is listed.
-    declared = DRAWN_FROM["trump_card"]
-    assert set(declared) == set(REGIONS["trump_card"])
-    for name, keys in declared.items():
-        used = set(re.findall(r"\bview\.(\w+)", (TEMPLATES / f"{name}.html").read_text()))
-        assert used <= set(keys), f"{name} reads {sorted(used - set(keys))} without declaring them"

@@ -12,10 +12,13 @@ from . import live, lobby, render, table, tables
 
 
 def init_app(app: Flask) -> None:
+    # Set before the app's first use of its template environment, which is made once, on that use.
+    app.jinja_environment = render.TemplateEnvironment
     store = Store(app.config["DATABASE"])
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
+    app.extensions["zerogames.drawings"] = render.Drawings()
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(live.bp)

@@ -14,7 +14,7 @@ from flask_sock import Sock
 
 from zerogames.rooms import Snapshot, Subscriber
 
-from . import identity, render
+from . import render
 from .registry import web_registry
 
 bp = Blueprint("live", __name__)
@@ -29,21 +29,20 @@ HELLO_WAIT = 2.0
 class Pusher:
     """What one socket has been sent, so that each push carries only the regions that changed."""
 
-    def __init__(self, code: str, game_id: str, uid: str) -> None:
-        self.code, self.game_id, self.uid = code, game_id, uid
+    def __init__(self, code: str, game_id: str, who: render.Viewer) -> None:
+        self.code, self.game_id, self.who = code, game_id, who
         self.seq = -1
         self.layout: tuple[str, ...] = ()
-        self.drawn: render.Drawn = {}
+        self.sent: dict[str, str] = {}
 
     def seed(self, snap: Snapshot) -> None:
         """Start from what the page already shows (drawn from `snap`): nothing to resend."""
-        regions = render.render_regions(self.code, self.game_id, snap, self.uid, self.drawn)
-        self.seq, self.layout = snap.seq, (snap.status, *regions)
+        self.sent = render.render_regions(self.code, self.game_id, snap, self.who)
+        self.seq, self.layout = snap.seq, (snap.status, *self.sent)
 
     def message(self, snap: Snapshot) -> str:
-        sent = {name: html for name, (_, html) in self.drawn.items()}
-        regions = render.render_regions(self.code, self.game_id, snap, self.uid, self.drawn)
-        self.seq = snap.seq
+        regions = render.render_regions(self.code, self.game_id, snap, self.who)
+        sent, self.sent, self.seq = self.sent, regions, snap.seq
         layout = (snap.status, *regions)
         if layout != self.layout:
             # The table's layout changed (the game started, or this is the first push): send it whole.
@@ -69,12 +68,12 @@ def live(ws, code: str) -> None:
     room = registry.get(code)
     if room is None:
         return
-    uid = identity.current_uid()
-    pusher = Pusher(room.code, room.game_id, uid)
+    who = render.viewer(room.code)
+    pusher = Pusher(room.code, room.game_id, who)
     shown = what_the_page_shows(ws, room)
     if shown is not None:
         pusher.seed(shown)
-    subscriber = Subscriber(uid)
+    subscriber = Subscriber(who.uid)
     registry.subscribe(room, subscriber)
     try:
         while ws.connected:

@@ -44,7 +44,7 @@ def rejoin_token(room: Room, seat: int, uid: str) -> str:
 def page_context(room: Room) -> dict[str, Any]:
     uid = identity.current_uid()
     snap = room.snapshot
-    regions = render.render_regions(room.code, room.game_id, snap, uid)
+    regions = render.render_regions(room.code, room.game_id, snap)
     me = room.seat_of(uid)
     rejoin = None
     if me is not None:

@@ -29,8 +29,9 @@ REGIONS: dict[str, tuple[str, ...]] = {
     "cabo": ("status", "table", "rounds"),
 }
 
-# What a region is drawn from (keys of the seat's view, besides the room's seats): a live viewer's
-# region is drawn again only when one of them changed. A region not listed is drawn on every change.
+# What a region is drawn from: keys of the seat's view (`now` is the moment it is drawn as of), besides
+# the room's seats. A region is drawn from those keys alone, and drawn again only when one of them
+# changed; a region not listed is drawn from the whole view on every change.
 DRAWN_FROM: dict[str, dict[str, tuple[str, ...]]] = {
     "zero_game": {
         "status": (
@@ -47,7 +48,7 @@ DRAWN_FROM: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "seats": ("turn", "dealer", "bids", "tricks", "hand_sizes", "scores"),
         "trick": ("trick", "last_trick"),
-        "hand": ("hand", "legal", "phase", "turn", "hook", "result"),
+        "hand": ("hand", "legal", "phase", "hook", "result"),
         "scores": ("history", "scores", "result"),
     },
     "zero": {
@@ -140,11 +141,18 @@ DRAWN_FROM["cabo"] = {
         "snap_window",
         "discard",
         "memory",
+        "sighting_seconds",
+        "legal",
         "last",
         "history",
         "result",
     ),
+    # `now`: the moment the table is drawn as of, for how long each card stays in sight.
     "table": (
+        "now",
+        "players",
+        "dealer",
+        "sighting_seconds",
         "hands",
         "seen_until",
         "phase",
@@ -186,6 +194,18 @@ DRAWN_FROM["zero_down"] = {
     "hand": ("hand", "hand_points", "turn", "phase", "knocks", "result"),
     "seats": ("turn", "dealer", "phase", "knocks", "final_turns", "hand_sizes", "scores", "result"),
     "rounds": ("last_rounds", "history", "scores", "result"),
+}
+
+# Regions a player sees as a spectator does, drawn once per change for all of them without the
+# viewer's seat or links: EVERYONE's alike for every viewer; WAITING's alike for all but the player
+# whose turn it is (who sees "Your turn" and their controls).
+EVERYONE, WAITING = "everyone", "everyone waiting"
+SEEN_ALIKE: dict[str, dict[str, str]] = {
+    "zero_game": {"status": WAITING, "trick": EVERYONE, "scores": EVERYONE},
+    "trump_card": {"status": EVERYONE, "pile": EVERYONE, "rounds": EVERYONE},
+    "zero": {"status": EVERYONE},
+    "zero_down": {"rounds": EVERYONE},
+    "cabo": {"rounds": EVERYONE},
 }
 
 # Games whose table needs a little plain JavaScript of its own: static/js/games/<game>.js.

@@ -1,0 +1,78 @@
+"""Regions are drawn from what they declare, and a drawing is handed only to viewers it was drawn for.
+
+A live push draws a declared region from its view keys alone, and a region seen alike (or by every
+player waiting for another's turn) once for all its viewers, as a spectator sees it. These tests play
+random games of every kind and check, at every step and for every seat and a spectator, that what
+each viewer is handed is exactly what drawing the region from their whole view and seat gives.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from zerogames.games import GAMES
+from zerogames.web import render, tables
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
+SPECTATOR = 99
+
+
+@pytest.mark.parametrize("game_id", sorted(tables.REGIONS))
+def test_each_region_declares_every_view_key_it_reads(game_id):
+    declared = tables.DRAWN_FROM[game_id]
+    assert set(declared) == set(tables.REGIONS[game_id])
+    assert set(tables.SEEN_ALIKE[game_id]) <= set(declared)
+    for name, keys in declared.items():
+        text = (TEMPLATES / game_id / f"{name}.html").read_text()
+        assert f'<section id="{name}"' in text
+        assert text.count("hx-post") == text.count('hx-include="#room-version"'), f"{name} sends no version"
+        used = set(re.findall(r"\bview\.(\w+)", text))
+        assert used <= set(keys), f"{name} reads {sorted(used - set(keys))} without declaring them"
+
+
+def drawn_whole(app, code: str, game_id: str, snap, seat: int) -> dict[str, str]:
+    """Every region drawn the plain way: from the viewer's whole view and their own seat."""
+    with app.test_request_context(f"/r/{code}?seat={seat}"):
+        who = render.viewer(code)
+        room = render.room_info(code, game_id, snap, who.uid)
+        view = GAMES[game_id].view(snap.state, room.me, snap.at)
+        context = {**who.context, "room": room, "view": view, "now": snap.at}
+        return {
+            "room-version": render.version_input(room),
+            **{name: render.draw(game_id, name, context) for name in tables.regions(game_id)},
+        }
+
+
+def handed(app, code: str, game_id: str, snap, seat: int) -> dict[str, str]:
+    with app.test_request_context(f"/r/{code}?seat={seat}"):
+        return render.render_regions(code, game_id, snap)
+
+
+@pytest.mark.parametrize("game_id", sorted(tables.REGIONS))
+@pytest.mark.parametrize("few", [True, False], ids=["fewest", "most"])
+def test_every_viewer_is_handed_what_their_own_view_draws(app, registry, game_id, few):
+    rules = GAMES[game_id]
+    players = rules.min_players if few else rules.max_players
+    room = registry.create(game_id, {}, "tab-0", "P0")
+    for seat in range(1, players):
+        registry.join(room, f"tab-{seat}", f"P{seat}")
+    registry.start(room, "tab-0")
+    rng = random.Random(f"{game_id}/{players}")
+    viewers = [*range(players), SPECTATOR]
+    for _ in range(120):
+        snap = room.snapshot
+        for seat in rng.sample(viewers, len(viewers)):  # in any order, whoever draws first
+            assert handed(app, room.code, game_id, snap, seat) == drawn_whole(
+                app, room.code, game_id, snap, seat
+            ), (seat, snap.version)
+        if room.status != "playing":
+            break
+        now = registry.clock()
+        movers = [s for s in range(players) if rules.legal_actions(room.state, s, now)]
+        seat = rng.choice(movers)
+        action = rng.choice(rules.legal_actions(room.state, seat, now))
+        registry.act(room, f"tab-{seat}", room.version, dict(action))
