@@ -5,11 +5,9 @@ PORT ?= 8000
 
 .PHONY: run test lint bench chromium
 
-# One gevent worker: a room must live in one process (see README for several behind a proxy), and
-# every open table holds a socket, so the worker takes far more connections than gunicorn's 1,000.
+# Served as zerogames/serving.py says: one gevent worker (see README for several behind a proxy).
 run: $(VENV)/.installed
-	$(BIN)/gunicorn --worker-class gevent --workers 1 --worker-connections 5000 --no-control-socket \
-		--bind 127.0.0.1:$(PORT) 'app:create_app()'
+	$(BIN)/gunicorn -c python:zerogames.serving --bind 127.0.0.1:$(PORT) 'app:create_app()'
 
 # Two workers, one per core; a test file stays on one worker (each browser test has its own server).
 test: $(VENV)/.dev-installed chromium

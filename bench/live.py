@@ -16,6 +16,7 @@ from gevent import monkey
 
 monkey.patch_all()
 
+import gc  # noqa: E402
 import html  # noqa: E402
 import http.client  # noqa: E402
 import os  # noqa: E402
@@ -33,7 +34,9 @@ import urllib.parse  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
-import websocket  # noqa: E402
+from wsproto import ConnectionType, WSConnection  # noqa: E402
+from wsproto.events import AcceptConnection, Ping, Request, TextMessage  # noqa: E402
+from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 5
@@ -51,43 +54,78 @@ def free_port() -> int:
 
 
 class Seat:
-    """One player's socket: the latest version, status and hand it was sent, and when each version came."""
+    """One player's socket, offering compression as browsers do: the latest version, status and hand it
+    was sent, and for each version when it came and its bytes on the wire and as HTML."""
 
-    def __init__(self, port: int, code: str, index: int) -> None:
+    def __init__(self, port: int, code: str, index: int, arrived: gevent.event.Event) -> None:
         self.index = index
-        self.ws = websocket.create_connection(f"ws://127.0.0.1:{port}/r/{code}/live?seat={index}", timeout=30)
-        self.ws.send("{}")  # shows nothing yet: the whole table, please
+        self.arrived = arrived  # set whenever a push lands, for the room waiting on its seats
+        self.wire = 0  # bytes read off the socket since the last whole message
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.ws = WSConnection(ConnectionType.CLIENT)
+        self.send(Request(host=f"127.0.0.1:{port}", target=f"/r/{code}/live?seat={index}",
+                          extensions=[PerMessageDeflate()]))
+        while not any(isinstance(event, AcceptConnection) for event in self.events()):
+            pass
+        self.sock.settimeout(None)
+        self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
         self.version = -1
         self.status = ""
         self.hand = ""
-        self.arrivals: dict[int, tuple[float, int]] = {}
+        self.arrivals: dict[int, tuple[float, int, int]] = {}
         self.ready = gevent.event.Event()
 
+    def send(self, event) -> None:
+        self.sock.sendall(self.ws.send(event))
+
+    def events(self):
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("closed")
+        self.wire += len(data)
+        self.ws.receive_data(data)
+        return list(self.ws.events())
+
     def listen(self) -> None:
+        parts: list[str] = []
         while True:
             try:
-                message = self.ws.recv()
-            except Exception:
+                events = self.events()
+            except OSError:
                 return
-            now = time.perf_counter()
-            version = VERSION.search(message)
-            if version:
-                self.version = int(version.group(1))
-                self.arrivals[self.version] = (now, len(message.encode()))
-            status, hand = STATUS.search(message), HAND.search(message)
-            if status:
-                self.status = status.group(0)
-            if hand:
-                self.hand = hand.group(0)
-            self.ready.set()
+            for event in events:
+                if isinstance(event, Ping):
+                    self.send(event.response())
+                elif isinstance(event, TextMessage):
+                    parts.append(event.data)
+                    if event.message_finished:
+                        self.received("".join(parts))
+                        parts = []
+
+    def received(self, message: str) -> None:
+        now = time.perf_counter()
+        version = VERSION.search(message)
+        if version:
+            self.version = int(version.group(1))
+            self.arrivals[self.version] = (now, self.wire, len(message.encode()))
+        self.wire = 0
+        status, hand = STATUS.search(message), HAND.search(message)
+        if status:
+            self.status = status.group(0)
+        if hand:
+            self.hand = hand.group(0)
+        self.ready.set()
+        self.arrived.set()
 
 
 class Room:
     def __init__(self, port: int, code: str) -> None:
         self.port, self.code = port, code
-        self.seats = [Seat(port, code, index) for index in range(SEATS)]
+        self.arrived = gevent.event.Event()
+        self.seats = [Seat(port, code, index, self.arrived) for index in range(SEATS)]
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.samples: list[tuple[float, list[int]]] = []
+        # Per measured action: seconds from POST to the last seat's push; each seat's wire and HTML bytes.
+        self.samples: list[tuple[float, list[int], list[int]]] = []
         self.refused = 0
 
     def turn(self) -> int:
@@ -102,24 +140,32 @@ class Room:
         version = seat.version
         body = urllib.parse.urlencode({"action": html.unescape(choice.group(1)), "version": version})
         sent = time.perf_counter()
-        self.connection.request(
-            "POST",
-            f"/r/{self.code}/act?seat={seat.index}",
-            body,
-            # Its socket is open, as a live page says: the answer carries just the notice.
-            {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "X-Live": "1"},
-        )
-        answer = self.connection.getresponse().read().decode()
-        if "notice" in answer and '<p class="notice">' in answer:
+        answer = self.post(f"/r/{self.code}/act?seat={seat.index}", body)
+        if '<p class="notice">' in answer:
             self.refused += 1
             return
         new = version + 1
         deadline = time.perf_counter() + 10
-        while not all(new in s.arrivals for s in self.seats) and time.perf_counter() < deadline:
-            gevent.sleep(0.001)
-        if all(new in s.arrivals for s in self.seats):
-            last = max(s.arrivals[new][0] for s in self.seats)
-            self.samples.append((last - sent, [s.arrivals[new][1] for s in self.seats]))
+        while not all(new in s.arrivals for s in self.seats):
+            self.arrived.clear()
+            if not self.arrived.wait(max(0.0, deadline - time.perf_counter())):
+                return
+        arrivals = [s.arrivals[new] for s in self.seats]
+        self.samples.append(
+            (max(a[0] for a in arrivals) - sent, [a[1] for a in arrivals], [a[2] for a in arrivals])
+        )
+
+    def post(self, path: str, body: str) -> str:
+        # Its socket is open, as a live page says: the answer carries just the notice.
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "X-Live": "1"}
+        try:
+            self.connection.request("POST", path, body, headers)
+            return self.connection.getresponse().read().decode()
+        except (ConnectionError, http.client.HTTPException):
+            # The server closed the idle keep-alive connection as the request left: again on a new one.
+            self.connection.close()
+            self.connection.request("POST", path, body, headers)
+            return self.connection.getresponse().read().decode()
 
     def drive(self, seconds: float, interval: float) -> None:
         gevent.sleep(random.uniform(0, interval))
@@ -152,13 +198,11 @@ def make_room(port: int) -> str:
 
 def start_server(port: int, database: Path) -> subprocess.Popen:
     env = {**os.environ, "ZEROGAMES_DB": str(database), "ZEROGAMES_DEV": "1", "ZEROGAMES_SECRET_KEY": "bench"}
-    # gevent, as `make run` serves; BENCH_WORKER=gthread compares threads (one per open socket).
-    if os.environ.get("BENCH_WORKER") == "gthread":
-        worker = ["--worker-class", "gthread", "--threads", "1500"]
-    else:
-        worker = ["--worker-class", "gevent", "--worker-connections", "5000"]
+    # As `make run` serves; BENCH_WORKER=gthread compares threads (one per open socket).
+    threads = os.environ.get("BENCH_WORKER") == "gthread"
+    worker = ["--worker-class", "gthread", "--threads", "1500"] if threads else []
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", *worker, "--workers", "1", "--no-control-socket",
+        [sys.executable, "-m", "gunicorn", "-c", "python:zerogames.serving", *worker,
          "--bind", f"127.0.0.1:{port}", "app:create_app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
@@ -175,6 +219,24 @@ def start_server(port: int, database: Path) -> subprocess.Popen:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def cpu_seconds(group: int) -> float:
+    """CPU time (user and system) used so far by the server's processes."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # the process group, field 5 of stat
+            total += int(fields[11]) + int(fields[12])  # utime and stime, fields 14 and 15
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def spread(values: list[float]) -> str:
+    return (f"mean {statistics.mean(values):.0f}  p50 {percentile(values, 0.5):.0f}  "
+            f"p99 {percentile(values, 0.99):.0f}  max {max(values):.0f}")
 
 
 def main() -> None:
@@ -196,16 +258,27 @@ def main() -> None:
                     seat.ready.wait(30)
             print(f"{rooms} rooms, {rooms * SEATS} sockets open; one action per room every {interval:g} s "
                   f"for {seconds:g} s")
+            # The clients' own garbage collections would show as the server's delays: as the server does
+            # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
+            gc.freeze()
+            gc.set_threshold(50_000, 20, 100)
+            server_cpu, own_cpu, started = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
             gevent.joinall([gevent.spawn(table.drive, seconds, interval) for table in tables])
+            elapsed = time.perf_counter() - started
+            server_cpu, own_cpu = cpu_seconds(server.pid) - server_cpu, time.process_time() - own_cpu
             latencies = [s[0] * 1000 for table in tables for s in table.samples]
-            sizes = [size for table in tables for s in table.samples for size in s[1]]
+            wire = [size for table in tables for s in table.samples for size in s[1]]
+            markup = [size for table in tables for s in table.samples for size in s[2]]
             refused = sum(table.refused for table in tables)
-            print(f"actions measured: {len(latencies)} (refused: {refused})")
+            rate = len(latencies) / elapsed
+            print(f"actions measured: {len(latencies)} ({rate:.0f}/s, refused: {refused})")
             print(f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
                   f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
                   f"max {max(latencies):.1f}")
-            print(f"bytes per seat per action: mean {statistics.mean(sizes):.0f}  "
-                  f"p99 {percentile(sizes, 0.99):.0f}  max {max(sizes)}")
+            print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
+            print(f"bytes per seat per action of HTML: {spread(markup)}")
+            print(f"CPU, share of one core: server {server_cpu / elapsed:.0%}, "
+                  f"these clients {own_cpu / elapsed:.0%}")
             gevent.killall(listeners)
         finally:
             os.killpg(server.pid, signal.SIGTERM)

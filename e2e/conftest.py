@@ -71,11 +71,8 @@ class Server:
                 sys.executable,
                 "-m",
                 "gunicorn",
-                "--worker-class",
-                "gevent",
-                "--workers",
-                "1",
-                "--no-control-socket",
+                "-c",
+                "python:zerogames.serving",
                 # Open live channels never close by themselves: a stopped test server should not wait on them.
                 "--graceful-timeout",
                 "1",
