@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from markupsafe import Markup
 
 from zerogames.games import GAMES
 from zerogames.web import render, tables
@@ -32,22 +33,38 @@ def test_each_region_declares_every_view_key_it_reads(game_id):
         assert text.count("hx-post") == text.count('hx-include="#room-version"'), f"{name} sends no version"
         used = set(re.findall(r"\bview\.(\w+)", text))
         assert used <= set(keys), f"{name} reads {sorted(used - set(keys))} without declaring them"
+    for name, lines in tables.BY_SEAT.get(game_id, {}).items():
+        # Drawn seat by seat: from the lines alone, each line from its seat's figures alone.
+        assert set(declared[name]) == set(lines.keys)
+        line = (TEMPLATES / game_id / f"{name}-line.html").read_text()
+        assert "view" not in (TEMPLATES / game_id / f"{name}.html").read_text() and "view" not in line
+        assert f'id="{name}-{{{{ seat.index }}}}"' in line
 
 
-def drawn_whole(app, code: str, game_id: str, snap, seat: int) -> dict[str, str]:
+def drawn_whole(app, code: str, game_id: str, snap, seat: int) -> render.Drawn:
     """Every region drawn the plain way: from the viewer's whole view and their own seat."""
     with app.test_request_context(f"/r/{code}?seat={seat}"):
         who = render.viewer(code)
         room = render.room_info(code, game_id, snap, who.uid)
         view = GAMES[game_id].view(snap.state, room.me, snap.at)
         context = {**who.context, "room": room, "view": view, "now": snap.at}
-        return {
-            "room-version": render.version_input(room),
-            **{name: render.draw(game_id, name, context) for name in tables.regions(game_id)},
-        }
+        drawn = render.Drawn({"room-version": render.version_input(room)}, {})
+        for name in tables.regions(game_id):
+            if name in tables.BY_SEAT.get(game_id, {}):
+                spec = tables.BY_SEAT[game_id][name]
+                lines = {}
+                for seat_info in room.seats:
+                    their = {key: view[key][seat_info.index] for key in spec.each}
+                    their |= {key: view[key] == seat_info.index for key in spec.at}
+                    line = render.draw(game_id, f"{name}-line", {"seat": seat_info, "their": their})
+                    lines[f"{name}-{seat_info.index}"] = line
+                drawn.lines[name] = lines
+                context = {**context, "lines": Markup("".join(lines.values()))}
+            drawn.regions[name] = render.draw(game_id, name, context)
+        return drawn
 
 
-def handed(app, code: str, game_id: str, snap, seat: int) -> dict[str, str]:
+def handed(app, code: str, game_id: str, snap, seat: int) -> render.Drawn:
     with app.test_request_context(f"/r/{code}?seat={seat}"):
         return render.render_regions(code, game_id, snap)
 
@@ -66,9 +83,12 @@ def test_every_viewer_is_handed_what_their_own_view_draws(app, registry, game_id
     for _ in range(120):
         snap = room.snapshot
         for seat in rng.sample(viewers, len(viewers)):  # in any order, whoever draws first
-            assert handed(app, room.code, game_id, snap, seat) == drawn_whole(
-                app, room.code, game_id, snap, seat
-            ), (seat, snap.version)
+            given = handed(app, room.code, game_id, snap, seat)
+            whole = drawn_whole(app, room.code, game_id, snap, seat)
+            assert list(given.regions) == list(whole.regions)
+            for name, html in whole.regions.items():
+                assert given.regions[name] == html, f"seat {seat}, version {snap.version}: {name} differs"
+            assert given.lines == whole.lines
         if room.status != "playing":
             break
         now = registry.clock()

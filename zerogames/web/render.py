@@ -6,9 +6,11 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from flask import current_app, templating, url_for
+from markupsafe import Markup
 
 from zerogames.games import GAMES
 from zerogames.rooms import Snapshot
@@ -27,6 +29,22 @@ class TemplateEnvironment(templating.Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+    @cached_property
+    def flat_globals(self) -> dict[str, Any]:
+        """The globals as one plain dict, read on first use (after the app has set them all)."""
+        return dict(self.globals)
+
+    def draw(self, name: str, context: dict[str, Any]) -> str:
+        """What `get_template(name).render(context)` gives, without merging the globals, a chain of
+        mappings read key by key, into every context anew: a table draws hundreds of regions a second."""
+        template = self.get_template(name)
+        try:
+            return self.concat(
+                template.root_render_func(template.new_context({**self.flat_globals, **context}, shared=True))
+            )
+        except Exception:
+            self.handle_exception()
 
 
 # Regions every room page has, whatever its game or status.
@@ -150,12 +168,17 @@ class Drawings:
     JSON text, not as the views' own lists and dicts: strings are quick to compare and hash, and the
     garbage collector never has to walk them (a full collection over a heap of kept views stalls every
     table of the process). The drawings asked for least recently are dropped first.
+
+    What every viewer of one change shares (the spectator's view, and the inputs drawn from it) is
+    worked out once per change, by whichever viewer's push comes first.
     """
 
     SIZE = 8192
+    CHANGES = 1024
 
     def __init__(self) -> None:
         self.entries: OrderedDict[str, str] = OrderedDict()
+        self.changes: OrderedDict[tuple[str, int, float], dict[str, Any]] = OrderedDict()
         self.lock = threading.Lock()
 
     def get(self, source: str) -> str | None:
@@ -171,6 +194,17 @@ class Drawings:
             if len(self.entries) > self.SIZE:
                 self.entries.popitem(last=False)
 
+    def shared(self, code: str, snap: Snapshot) -> dict[str, Any]:
+        """The memo of one change of one room, for every viewer of it."""
+        key = (code, snap.seq, snap.at)
+        with self.lock:
+            memo = self.changes.get(key)
+            if memo is None:
+                memo = self.changes[key] = {}
+                if len(self.changes) > self.CHANGES:
+                    self.changes.popitem(last=False)
+            return memo
+
 
 def as_spectator(room: RoomInfo) -> RoomInfo:
     """The room as someone watching sees it: no seat, no host's rights, nobody is "you"."""
@@ -178,55 +212,144 @@ def as_spectator(room: RoomInfo) -> RoomInfo:
     return replace(room, version=0, seq=0, me=None, is_host=False, seats=seats)
 
 
-def render_regions(
-    code: str, game_id: str, snap: Snapshot, who: Viewer | None = None
-) -> dict[str, str]:
-    """Every region of the room as this viewer sees it, by id, in page order.
+@dataclass
+class Drawn:
+    """A room drawn for one viewer: its regions by id, in page order, and the lines of the regions
+    drawn seat by seat (region -> line id -> HTML)."""
+
+    regions: dict[str, str]
+    lines: dict[str, dict[str, str]]
+
+
+def render_regions(code: str, game_id: str, snap: Snapshot, who: Viewer | None = None) -> Drawn:
+    """Every region of the room as this viewer sees it.
 
     A region that declares what it is drawn from (tables.DRAWN_FROM) is drawn from exactly that: its
-    view keys and no others, and, where the viewer sees it as a spectator does (tables.SEEN_ALIKE),
-    the room as a spectator sees it. So a drawing may be handed to anyone it was drawn for, and to no
-    one else.
+    view keys and no others. Where the viewer sees it as a spectator does (tables.SEEN_ALIKE, and the
+    lines of tables.BY_SEAT), it is drawn from the spectator's view and room. So a drawing may be
+    handed to anyone it was drawn for, and to no one else.
     """
     who = who or viewer(code)
     room = room_info(code, game_id, snap, who.uid)
-    view = None
-    if snap.state is not None and snap.status != "lobby":
-        view = GAMES[game_id].view(snap.state, room.me, snap.at)
-    rendered = {"room-version": version_input(room)}
+    drawn = Drawn({"room-version": version_input(room)}, {})
+    if snap.state is None or snap.status == "lobby":
+        context = {**who.context, "room": room, "view": None, "now": snap.at}
+        for name in region_names(game_id, snap.status)[len(COMMON) :]:
+            drawn.regions[name] = draw(game_id, name, context)
+        return drawn
+    rules = GAMES[game_id]
+    drawings: Drawings = current_app.extensions["zerogames.drawings"]
+    shared = drawings.shared(code, snap)
+    if "view" not in shared:
+        shared["view"] = rules.view(snap.state, None, snap.at)
+        # What of the room a region may be drawn from: not its version, nor who is looking.
+        seats = [(seat.name, seat.bot, seat.connected, seat.host) for seat in room.seats]
+        shared["room"] = json.dumps([code, snap.status, seats, room.options])
+    public = shared["view"]
+    view = public if room.me is None else rules.view(snap.state, room.me, snap.at)
     # `now` is the moment the view is drawn as of: a table may show how long a card stays in sight.
     context: dict[str, Any] = {**who.context, "room": room, "view": view, "now": snap.at}
-    declared = tables.DRAWN_FROM.get(game_id, {}) if view is not None else {}
+    declared = tables.DRAWN_FROM.get(game_id, {})
     alike = tables.SEEN_ALIKE.get(game_id, {})
-    # What of the room a region may be drawn from (no version), and what of the viewer.
-    public = json.dumps(
-        [code, snap.status, [(s.name, s.bot, s.connected, s.host) for s in room.seats], room.options]
-    )
-    own = json.dumps([room.me, room.is_host, who.act_url])
-    drawings: Drawings = current_app.extensions["zerogames.drawings"]
+    by_seat = tables.BY_SEAT.get(game_id, {})
+    own = f"{shared['room']} {json.dumps([room.me, room.is_host, who.act_url])}"
     for name in region_names(game_id, snap.status)[len(COMMON) :]:
         keys = declared.get(name)
         if keys is None:
-            rendered[name] = draw(game_id, name, context)
-            continue
-        spectating = alike.get(name) == tables.EVERYONE or (
-            alike.get(name) == tables.WAITING and view.get("turn") != room.me
-        )
-        values = json.dumps([snap.at if key == "now" else view.get(key) for key in keys])
-        source = f"{name} {public} {'' if spectating else own} {values}"
+            drawn.regions[name] = draw(game_id, name, context)
+        elif name in by_seat:
+            drawn.lines[name] = seat_lines(game_id, name, by_seat[name], room, shared, drawings)
+            drawn.regions[name] = lay_out(game_id, name, drawn.lines[name], drawings)
+        elif alike.get(name) == tables.EVERYONE or (
+            alike.get(name) == tables.WAITING and public.get("turn") != room.me
+        ):
+            if name not in shared:
+                shared[name] = f"{name} {shared['room']} {inputs(public, keys, snap.at)}"
+            seen_by = {**NOBODY, "room": room, "view": public}
+            drawn.regions[name] = drawing(game_id, name, shared[name], keys, seen_by, snap.at, drawings)
+        else:
+            source = f"{name} {own} {inputs(view, keys, snap.at)}"
+            drawn.regions[name] = drawing(game_id, name, source, keys, context, snap.at, drawings)
+    return drawn
+
+
+def inputs(view: dict[str, Any], keys: tuple[str, ...], now: float) -> str:
+    return json.dumps([now if key == "now" else view.get(key) for key in keys])
+
+
+def drawing(
+    game_id: str,
+    name: str,
+    source: str,
+    keys: tuple[str, ...],
+    seen_by: dict[str, Any],
+    now: float,
+    drawings: Drawings,
+) -> str:
+    """The region drawn from `source`: kept from before, or drawn from its keys of the view alone
+    (and, for a viewer seen as a spectator, the spectator's room)."""
+    html = drawings.get(source)
+    if html is None:
+        view, room = seen_by["view"], seen_by["room"]
+        if seen_by["act_url"] is None:
+            room = as_spectator(room)
+        shown = {key: view[key] for key in keys if key in view}
+        html = draw(game_id, name, {**seen_by, "room": room, "view": shown, "now": now})
+        drawings.put(source, html)
+    return html
+
+
+def seat_lines(
+    game_id: str,
+    name: str,
+    lines: tables.SeatLines,
+    room: RoomInfo,
+    shared: dict[str, Any],
+    drawings: Drawings,
+) -> dict[str, str]:
+    """Each seat's line of a region drawn seat by seat, by id. A line is drawn from its seat and the
+    spectator's view alone: again only when what it shows of that seat changed, and once for everyone
+    but that seat's own player."""
+    if name not in shared:
+        public = shared["view"]
+        figures = []
+        for seat in room.seats:
+            their = {key: public[key][seat.index] for key in lines.each} | {
+                key: public[key] == seat.index for key in lines.at
+            }
+            facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host]
+            figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}"))
+        shared[name] = figures
+    drawn = {}
+    for seat, (their, source) in zip(room.seats, shared[name], strict=True):
+        source = f"{source} {seat.you}"
         html = drawings.get(source)
         if html is None:
-            seen_by = {**NOBODY, "room": as_spectator(room)} if spectating else {**who.context, "room": room}
-            shown = {key: view[key] for key in keys if key in view}
-            html = draw(game_id, name, {**seen_by, "view": shown, "now": snap.at})
+            html = draw(game_id, f"{name}-line", {"seat": seat, "their": their})
             drawings.put(source, html)
-        rendered[name] = html
-    return rendered
+        drawn[f"{name}-{seat.index}"] = html
+    return drawn
+
+
+def lay_out(game_id: str, name: str, lines: dict[str, str], drawings: Drawings) -> str:
+    """A region drawn seat by seat: its template only places the lines (`lines`, once), so it is drawn
+    once around a mark, and every drawing of it is the lines set in that frame."""
+    source = f"{game_id} {name} frame"
+    frame = drawings.get(source)
+    if frame is None:
+        frame = draw(game_id, name, {"lines": Markup(MARK)})
+        drawings.put(source, frame)
+    head, tail = frame.split(MARK)
+    return head + "".join(lines.values()) + tail
+
+
+# Where a region drawn seat by seat places its lines: a character no template writes.
+MARK = "\x00"
 
 
 def draw(game_id: str, name: str, context: dict[str, Any]) -> str:
     folder = "room" if name in COMMON or name in LOBBY else f"games/{game_id}"
-    return current_app.jinja_env.get_template(f"{folder}/{name}.html").render(context)
+    return current_app.jinja_env.draw(f"{folder}/{name}.html", context)
 
 
 def version_input(room: RoomInfo) -> str:
@@ -234,8 +357,7 @@ def version_input(room: RoomInfo) -> str:
     never swaps in an older table, and tells its live channel what it shows. Sent with every change
     to every viewer, so built directly rather than through a template."""
     return (
-        f'<input type="hidden" id="room-version" name="version" value="{room.version}" '
-        f'data-seq="{room.seq}">'
+        f'<input type="hidden" id="room-version" name="version" value="{room.version}" data-seq="{room.seq}">'
     )
 
 

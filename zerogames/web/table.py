@@ -44,14 +44,14 @@ def rejoin_token(room: Room, seat: int, uid: str) -> str:
 def page_context(room: Room) -> dict[str, Any]:
     uid = identity.current_uid()
     snap = room.snapshot
-    regions = render.render_regions(room.code, room.game_id, snap)
+    drawn = render.render_regions(room.code, room.game_id, snap)
     me = room.seat_of(uid)
     rejoin = None
     if me is not None:
         rejoin = url_for("table.rejoin", code=room.code, token=rejoin_token(room, me, uid), _external=True)
     return {
         "room": render.room_info(room.code, room.game_id, snap, uid),
-        "body": render.room_body(regions, snap.status, room.game_id),
+        "body": render.room_body(drawn.regions, snap.status, room.game_id),
         "share": url_for("table.room", code=room.code, _external=True),
         "live": url_for("live.live", code=room.code, **identity.tab_args()),
         "rejoin": rejoin,

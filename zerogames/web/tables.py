@@ -196,14 +196,37 @@ DRAWN_FROM["zero_down"] = {
     "rounds": ("last_rounds", "history", "scores", "result"),
 }
 
+
+@dataclass(frozen=True)
+class SeatLines:
+    """A region drawn seat by seat, so that an action redraws and resends only the seats it changed.
+
+    `<region>-line.html` draws one seat's line, with the id `<region>-<seat>`, from that seat (`seat`)
+    and `their` alone: for each key of `each`, the seat's entry in that view list; for each key of `at`,
+    whether that view key points at the seat (the turn, the dealer). The region's own template only
+    lays out the lines it is given (`lines`), so it changes only when a line does.
+    """
+
+    each: tuple[str, ...] = ()
+    at: tuple[str, ...] = ()
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return self.each + self.at
+
+
+BY_SEAT: dict[str, dict[str, SeatLines]] = {
+    "zero_game": {"seats": SeatLines(each=("bids", "tricks", "hand_sizes", "scores"), at=("turn", "dealer"))},
+}
+
 # Regions a player sees as a spectator does, drawn once per change for all of them without the
 # viewer's seat or links: EVERYONE's alike for every viewer; WAITING's alike for all but the player
 # whose turn it is (who sees "Your turn" and their controls).
 EVERYONE, WAITING = "everyone", "everyone waiting"
 SEEN_ALIKE: dict[str, dict[str, str]] = {
     "zero_game": {"status": WAITING, "trick": EVERYONE, "scores": EVERYONE},
-    "trump_card": {"status": EVERYONE, "pile": EVERYONE, "rounds": EVERYONE},
-    "zero": {"status": EVERYONE},
+    "trump_card": {"status": WAITING, "rounds": EVERYONE},
+    "zero": {},
     "zero_down": {"rounds": EVERYONE},
     "cabo": {"rounds": EVERYONE},
 }
