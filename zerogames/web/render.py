@@ -264,9 +264,10 @@ def render_regions(code: str, game_id: str, snap: Snapshot, who: Viewer | None =
             alike.get(name) == tables.WAITING and public.get("turn") != room.me
         ):
             if name not in shared:
-                shared[name] = f"{name} {shared['room']} {inputs(public, keys, snap.at)}"
-            seen_by = {**NOBODY, "room": room, "view": public}
-            drawn.regions[name] = drawing(game_id, name, shared[name], keys, seen_by, snap.at, drawings)
+                source = f"{name} {shared['room']} {inputs(public, keys, snap.at)}"
+                seen_by = {**NOBODY, "room": room, "view": public}
+                shared[name] = drawing(game_id, name, source, keys, seen_by, snap.at, drawings)
+            drawn.regions[name] = shared[name]
         else:
             source = f"{name} {own} {inputs(view, keys, snap.at)}"
             drawn.regions[name] = drawing(game_id, name, source, keys, context, snap.at, drawings)
@@ -318,15 +319,18 @@ def seat_lines(
                 key: public[key] == seat.index for key in lines.at
             }
             facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host]
-            figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}"))
+            figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}", {}))
         shared[name] = figures
     drawn = {}
-    for seat, (their, source) in zip(room.seats, shared[name], strict=True):
-        source = f"{source} {seat.you}"
-        html = drawings.get(source)
+    for seat, (their, source, seen) in zip(room.seats, shared[name], strict=True):
+        # `seen`: this change's line for its own player (True) and for everyone else (False).
+        html = seen.get(seat.you)
         if html is None:
-            html = draw(game_id, f"{name}-line", {"seat": seat, "their": their})
-            drawings.put(source, html)
+            html = drawings.get(f"{source} {seat.you}")
+            if html is None:
+                html = draw(game_id, f"{name}-line", {"seat": seat, "their": their})
+                drawings.put(f"{source} {seat.you}", html)
+            seen[seat.you] = html
         drawn[f"{name}-{seat.index}"] = html
     return drawn
 

@@ -73,7 +73,8 @@ def answer(room: Room, refusal: Refused | None = None) -> Response | Any:
         if refusal:
             flash(refusal.reason, "error")
         return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
-    notice = render_template("room/notice.html", message=refusal.reason if refusal else None)
+    # Drawn from the message alone: every action is answered with one, so without Flask's page context.
+    notice = current_app.jinja_env.draw("room/notice.html", {"message": refusal.reason if refusal else None})
     if request.headers.get("X-Live") and not (refusal and refusal.stale):
         # The page's live channel brings the new table (or nothing changed): just the notice.
         return Response(notice, mimetype="text/html")
