@@ -8,12 +8,13 @@ from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_nam
 from zerogames.rooms import RoomRegistry
 from zerogames.store import Store
 
-from . import live, lobby, render, table, tables
+from . import identity, live, lobby, render, table, tables
 
 
 def init_app(app: Flask) -> None:
     # Set before the app's first use of its template environment, which is made once, on that use.
     app.jinja_environment = render.TemplateEnvironment
+    app.session_interface = identity.SessionInterface()
     store = Store(app.config["DATABASE"])
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import secrets
 
-from flask import current_app, request, session
+from flask import Flask, current_app, request, session
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 
 
 def tab_identity() -> str | None:
@@ -44,3 +46,13 @@ def tab_args() -> dict[str, str]:
     """What every URL of this page must carry to keep the tab's identity."""
     tab = tab_identity()
     return {"seat": tab} if tab is not None else {}
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with the signer made once per app rather than on every request
+    (every move is a request)."""
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        if "zerogames.signer" not in app.extensions:
+            app.extensions["zerogames.signer"] = super().get_signing_serializer(app)
+        return app.extensions["zerogames.signer"]
