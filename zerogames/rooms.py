@@ -30,6 +30,8 @@ CODE_LENGTH = 4
 NAME_LENGTH = 20
 # How many past snapshots a room keeps, so that a page's live channel can start from what it shows.
 RECENT_SNAPSHOTS = 32
+# Seconds between wakings of every live channel, changed or not (RoomRegistry.wake_everyone).
+WAKE_EVERY = 20.0
 
 
 class Refused(Exception):
@@ -48,7 +50,7 @@ class Seat:
     bot: str | None = None  # the bot's level, for a bot's seat
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """Everything a page of the room is drawn from, as of one change (`seq`)."""
 
@@ -102,7 +104,7 @@ class Room:
         self.pending_bots: set[int] = set()
         self.refreshes: set[float] = set()  # moments a push of time-changed views is set for
         self.recent: dict[int, Snapshot] = {}
-        self.snapshot = self.take_snapshot()
+        self.snapshot = self.take_snapshot(None)
 
     def seat_of(self, uid: str | None) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -110,24 +112,33 @@ class Room:
                 return index
         return None
 
-    def take_snapshot(self) -> Snapshot:
+    def take_snapshot(self, last: Snapshot | None) -> Snapshot:
+        # Most changes are moves: the seats, who is connected and the options are as they were, and
+        # the snapshot shares the `last` one's (a room keeps dozens of snapshots, made a hundred a
+        # second across the process, and each object kept is one more for the garbage collector).
+        seats = tuple(self.seats)
+        connected = frozenset(sub.uid for sub in self.subscribers)
+        if last is not None:
+            seats = last.seats if last.seats == seats else seats
+            connected = last.connected if last.connected == connected else connected
+        options = last.options if last is not None and last.options == self.options else dict(self.options)
         return Snapshot(
             self.seq,
             self.version,
             self.status,
             self.game_no,
             self.state,
-            tuple(self.seats),
+            seats,
             self.host,
-            frozenset(sub.uid for sub in self.subscribers),
-            dict(self.options),
+            connected,
+            options,
             self.clock(),
         )
 
     def changed(self) -> None:
         """Publish the room as it is now to every subscriber (called with the lock held)."""
         self.seq += 1
-        self.snapshot = self.take_snapshot()
+        self.snapshot = self.take_snapshot(self.snapshot)
         self.recent[self.seq] = self.snapshot
         self.recent.pop(self.seq - RECENT_SNAPSHOTS, None)
         for sub in self.subscribers:
@@ -203,6 +214,7 @@ class RoomRegistry:
         self.rooms: dict[str, Room] = {}
         self.lock = threading.Lock()
         self.scheduler = Scheduler(clock)
+        self.waking = False  # whether wake_everyone is set going
 
     # Creating and finding rooms
 
@@ -273,7 +285,7 @@ class RoomRegistry:
                 state = rules.apply(state, seat, action, now)
             room.state = state
             room.actions = log.snapshot_at + len(log.actions)
-        room.snapshot = room.take_snapshot()
+        room.snapshot = room.take_snapshot(room.snapshot)
         return room
 
     # The lobby
@@ -468,6 +480,21 @@ class RoomRegistry:
         with room.lock:
             room.subscribers.append(sub)
             room.changed()
+        with self.lock:
+            if not self.waking:
+                self.waking = True
+                self.scheduler.call_at(self.clock() + WAKE_EVERY, self.wake_everyone)
+
+    def wake_everyone(self) -> None:
+        """Wake every live channel, changed or not, every WAKE_EVERY seconds: one that has closed
+        notices and goes, and its seat shows as away. One timer for all, where a timer per channel
+        and wait would be made and dropped a thousand times a second."""
+        with self.lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
+            for sub in list(room.subscribers):
+                sub.wake()
+        self.scheduler.call_at(self.clock() + WAKE_EVERY, self.wake_everyone)
 
     def unsubscribe(self, room: Room, sub: Subscriber) -> None:
         with room.lock:

@@ -42,8 +42,6 @@ class LightDeflate(PerMessageDeflate):
 # simple-websocket offers wsproto's extension by this module-level name when a socket opens.
 simple_websocket.ws.PerMessageDeflate = LightDeflate
 
-# Seconds between checks that the socket is still open when nothing changes.
-IDLE_CHECK = 20.0
 # Seconds a new socket waits for its page to say what it shows.
 HELLO_WAIT = 2.0
 
@@ -115,6 +113,6 @@ def live(ws, code: str) -> None:
                 message = pusher.message(snap)
                 if message:
                     ws.send(message)
-            subscriber.event.wait(IDLE_CHECK)
+            subscriber.event.wait()  # a change, or the registry's regular waking (wake_everyone)
     finally:
         registry.unsubscribe(room, subscriber)

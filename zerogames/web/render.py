@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -174,7 +175,7 @@ class Drawings:
     """
 
     SIZE = 8192
-    CHANGES = 1024
+    CHANGES = 128
 
     def __init__(self) -> None:
         self.entries: OrderedDict[str, str] = OrderedDict()
@@ -212,7 +213,7 @@ def as_spectator(room: RoomInfo) -> RoomInfo:
     return replace(room, version=0, seq=0, me=None, is_host=False, seats=seats)
 
 
-@dataclass
+@dataclass(slots=True)
 class Drawn:
     """A room drawn for one viewer: its regions by id, in page order, and the lines of the regions
     drawn seat by seat (region -> line id -> HTML)."""
@@ -240,13 +241,14 @@ def render_regions(code: str, game_id: str, snap: Snapshot, who: Viewer | None =
     rules = GAMES[game_id]
     drawings: Drawings = current_app.extensions["zerogames.drawings"]
     shared = drawings.shared(code, snap)
-    if "view" not in shared:
-        shared["view"] = rules.view(snap.state, None, snap.at)
+    if "room" not in shared:
         # What of the room a region may be drawn from: not its version, nor who is looking.
         seats = [(seat.name, seat.bot, seat.connected, seat.host) for seat in room.seats]
         shared["room"] = json.dumps([code, snap.status, seats, room.options])
-    public = shared["view"]
-    view = public if room.me is None else rules.view(snap.state, room.me, snap.at)
+    view = rules.view(snap.state, room.me, snap.at)
+    # The spectator's view, worked out only by a push that finds something shared not yet drawn (the
+    # first of each change), and not kept: the memo keeps only text, which collections never walk.
+    public = Lazy(lambda: view if room.me is None else rules.view(snap.state, None, snap.at))
     # `now` is the moment the view is drawn as of: a table may show how long a card stays in sight.
     context: dict[str, Any] = {**who.context, "room": room, "view": view, "now": snap.at}
     declared = tables.DRAWN_FROM.get(game_id, {})
@@ -258,20 +260,31 @@ def render_regions(code: str, game_id: str, snap: Snapshot, who: Viewer | None =
         if keys is None:
             drawn.regions[name] = draw(game_id, name, context)
         elif name in by_seat:
-            drawn.lines[name] = seat_lines(game_id, name, by_seat[name], room, shared, drawings)
+            drawn.lines[name] = seat_lines(game_id, name, by_seat[name], room, shared, public, drawings)
             drawn.regions[name] = lay_out(game_id, name, drawn.lines[name], drawings)
         elif alike.get(name) == tables.EVERYONE or (
-            alike.get(name) == tables.WAITING and public.get("turn") != room.me
+            alike.get(name) == tables.WAITING and view.get("turn") != room.me
         ):
             if name not in shared:
-                source = f"{name} {shared['room']} {inputs(public, keys, snap.at)}"
-                seen_by = {**NOBODY, "room": room, "view": public}
+                source = f"{name} {shared['room']} {inputs(public.value, keys, snap.at)}"
+                seen_by = {**NOBODY, "room": room, "view": public.value}
                 shared[name] = drawing(game_id, name, source, keys, seen_by, snap.at, drawings)
             drawn.regions[name] = shared[name]
         else:
             source = f"{name} {own} {inputs(view, keys, snap.at)}"
             drawn.regions[name] = drawing(game_id, name, source, keys, context, snap.at, drawings)
     return drawn
+
+
+class Lazy:
+    """A value worked out on first use, if any."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self.work = work
+
+    @cached_property
+    def value(self) -> Any:
+        return self.work()
 
 
 def inputs(view: dict[str, Any], keys: tuple[str, ...], now: float) -> str:
@@ -306,17 +319,17 @@ def seat_lines(
     lines: tables.SeatLines,
     room: RoomInfo,
     shared: dict[str, Any],
+    public: Lazy,
     drawings: Drawings,
 ) -> dict[str, str]:
     """Each seat's line of a region drawn seat by seat, by id. A line is drawn from its seat and the
-    spectator's view alone: again only when what it shows of that seat changed, and once for everyone
-    but that seat's own player."""
+    spectator's view (`public.value`) alone: again only when what it shows of that seat changed, and
+    once for everyone but that seat's own player."""
     if name not in shared:
-        public = shared["view"]
         figures = []
         for seat in room.seats:
-            their = {key: public[key][seat.index] for key in lines.each} | {
-                key: public[key] == seat.index for key in lines.at
+            their = {key: public.value[key][seat.index] for key in lines.each} | {
+                key: public.value[key] == seat.index for key in lines.at
             }
             facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host]
             figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}", {}))
