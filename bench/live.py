@@ -1,13 +1,15 @@
 """Live fan-out under load: R rooms of 5 players on one server process, every seat a real WebSocket.
 
-Starts the site as `make run` does (gunicorn, one gevent worker) on a free port with a fresh database,
-fills R Zero Game rooms with 5 players each (development-mode tab identities), opens one WebSocket per
-seat, then has each room make one action every INTERVAL seconds (the player whose turn it is clicks
-their first legal control, as their page shows it). For every action it measures the time from sending
-the POST to the last seat of that room receiving the push that carries the new version, and the bytes
-each seat receives for it.
+Starts the site as `make run` does (zerogames/serving.py: gunicorn, one gevent worker) on a free port
+with a fresh database, fills R Zero Game rooms with 5 players each (development-mode tab identities),
+opens one WebSocket per seat, asking for compressed frames as browsers do, then has each room make one
+action every INTERVAL seconds (the player whose turn it is clicks their first legal control, as their
+page shows it). For every action it measures the time from sending the POST to the last seat of that
+room receiving the push that carries the new version, and the bytes each seat receives for it, both
+on the wire and as HTML. It also prints the CPU the server and these clients used.
 
-Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]   (BENCH_WORKER=gthread: threads)
+Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
+  BENCH_WORKER=gthread: serve with threads instead; BENCH_PLAIN=1: sockets that ask for no compression.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ class Seat:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         self.ws = WSConnection(ConnectionType.CLIENT)
         self.send(Request(host=f"127.0.0.1:{port}", target=f"/r/{code}/live?seat={index}",
-                          extensions=[PerMessageDeflate()]))
+                          extensions=[] if os.environ.get("BENCH_PLAIN") else [PerMessageDeflate()]))
         while not any(isinstance(event, AcceptConnection) for event in self.events()):
             pass
         self.sock.settimeout(None)
