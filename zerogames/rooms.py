@@ -116,22 +116,20 @@ class Room:
         # Most changes are moves: the seats, who is connected and the options are as they were, and
         # the snapshot shares the `last` one's (a room keeps dozens of snapshots, made a hundred a
         # second across the process, and each object kept is one more for the garbage collector).
-        seats = tuple(self.seats)
-        connected = frozenset(sub.uid for sub in self.subscribers)
-        if last is not None:
-            seats = last.seats if last.seats == seats else seats
-            connected = last.connected if last.connected == connected else connected
-        options = last.options if last is not None and last.options == self.options else dict(self.options)
+        def kept(field: str, now: Any) -> Any:
+            before = getattr(last, field, None)
+            return before if before == now else now
+
         return Snapshot(
             self.seq,
             self.version,
             self.status,
             self.game_no,
             self.state,
-            seats,
+            kept("seats", tuple(self.seats)),
             self.host,
-            connected,
-            options,
+            kept("connected", frozenset(sub.uid for sub in self.subscribers)),
+            kept("options", dict(self.options)),
             self.clock(),
         )
 

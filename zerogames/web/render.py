@@ -151,9 +151,9 @@ class Viewer:
 
 
 def viewer(code: str) -> Viewer:
-    tab = identity.tab_args()
-    act_url = url_for("table.act", code=code, **tab)
-    return Viewer(identity.current_uid(), tab, identity.current_name(), act_url)
+    known = viewer_context()
+    act_url = url_for("table.act", code=code, **known["tab"])
+    return Viewer(identity.current_uid(), known["tab"], known["my_name"], act_url)
 
 
 # What a region that every viewer sees alike knows of the viewer: nothing.
@@ -170,8 +170,8 @@ class Drawings:
     garbage collector never has to walk them (a full collection over a heap of kept views stalls every
     table of the process). The drawings asked for least recently are dropped first.
 
-    What every viewer of one change shares (the spectator's view, and the inputs drawn from it) is
-    worked out once per change, by whichever viewer's push comes first.
+    What every viewer of one change shares (the room's facts, the regions seen alike, the seat lines)
+    is worked out once per change, by whichever viewer's push comes first, and kept as text.
     """
 
     SIZE = 8192
@@ -257,22 +257,22 @@ def render_regions(code: str, game_id: str, snap: Snapshot, who: Viewer | None =
     own = f"{shared['room']} {json.dumps([room.me, room.is_host, who.act_url])}"
     for name in region_names(game_id, snap.status)[len(COMMON) :]:
         keys = declared.get(name)
-        if keys is None:
-            drawn.regions[name] = draw(game_id, name, context)
-        elif name in by_seat:
+        if name in by_seat:
             drawn.lines[name] = seat_lines(game_id, name, by_seat[name], room, shared, public, drawings)
             drawn.regions[name] = lay_out(game_id, name, drawn.lines[name], drawings)
+        elif keys is None:
+            drawn.regions[name] = draw(game_id, name, context)
         elif alike.get(name) == tables.EVERYONE or (
             alike.get(name) == tables.WAITING and view.get("turn") != room.me
         ):
             if name not in shared:
                 source = f"{name} {shared['room']} {inputs(public.value, keys, snap.at)}"
-                seen_by = {**NOBODY, "room": room, "view": public.value}
-                shared[name] = drawing(game_id, name, source, keys, seen_by, snap.at, drawings)
+                seen_by = {**NOBODY, "room": as_spectator(room), "view": public.value, "now": snap.at}
+                shared[name] = drawing(game_id, name, source, keys, seen_by, drawings)
             drawn.regions[name] = shared[name]
         else:
             source = f"{name} {own} {inputs(view, keys, snap.at)}"
-            drawn.regions[name] = drawing(game_id, name, source, keys, context, snap.at, drawings)
+            drawn.regions[name] = drawing(game_id, name, source, keys, context, drawings)
     return drawn
 
 
@@ -292,23 +292,14 @@ def inputs(view: dict[str, Any], keys: tuple[str, ...], now: float) -> str:
 
 
 def drawing(
-    game_id: str,
-    name: str,
-    source: str,
-    keys: tuple[str, ...],
-    seen_by: dict[str, Any],
-    now: float,
-    drawings: Drawings,
+    game_id: str, name: str, source: str, keys: tuple[str, ...], context: dict[str, Any], drawings: Drawings
 ) -> str:
-    """The region drawn from `source`: kept from before, or drawn from its keys of the view alone
-    (and, for a viewer seen as a spectator, the spectator's room)."""
+    """The region drawn from `source`: kept from before, or drawn in `context` with only its keys of
+    the context's view."""
     html = drawings.get(source)
     if html is None:
-        view, room = seen_by["view"], seen_by["room"]
-        if seen_by["act_url"] is None:
-            room = as_spectator(room)
-        shown = {key: view[key] for key in keys if key in view}
-        html = draw(game_id, name, {**seen_by, "room": room, "view": shown, "now": now})
+        view = context["view"]
+        html = draw(game_id, name, {**context, "view": {key: view[key] for key in keys if key in view}})
         drawings.put(source, html)
     return html
 

@@ -31,7 +31,8 @@ REGIONS: dict[str, tuple[str, ...]] = {
 
 # What a region is drawn from: keys of the seat's view (`now` is the moment it is drawn as of), besides
 # the room's seats. A region is drawn from those keys alone, and drawn again only when one of them
-# changed; a region not listed is drawn from the whole view on every change.
+# changed; a region not listed is drawn from the whole view on every change (a region drawn seat by
+# seat is listed in BY_SEAT instead).
 DRAWN_FROM: dict[str, dict[str, tuple[str, ...]]] = {
     "zero_game": {
         "status": (
@@ -46,7 +47,6 @@ DRAWN_FROM: dict[str, dict[str, tuple[str, ...]]] = {
             "last_round",
             "result",
         ),
-        "seats": ("turn", "dealer", "bids", "tricks", "hand_sizes", "scores"),
         "trick": ("trick", "last_trick"),
         "hand": ("hand", "legal", "phase", "hook", "result"),
         "scores": ("history", "scores", "result"),
@@ -209,10 +209,6 @@ class SeatLines:
 
     each: tuple[str, ...] = ()
     at: tuple[str, ...] = ()
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return self.each + self.at
 
 
 BY_SEAT: dict[str, dict[str, SeatLines]] = {
