@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from pathlib import Path
 
 from app import create_app
 from tests.web.conftest import act, create_room, join
@@ -66,3 +68,18 @@ def test_a_process_of_several_owns_only_its_slice_of_codes(player, app, tmp_path
     codes = [first.create("zero_game", {}, f"u{i}", "Ann").code for i in range(20)]
     assert all(first.owns(code) and not second.owns(code) for code in codes)
     assert second.get(codes[0]) is None and first.get(codes[0]) is not None
+
+
+def test_checkpoints_apart_leave_commits_alone_and_copy_the_log_back(player, registry, app, tmp_path):
+    """The gevent worker copies the write-ahead log back from a thread of its own (zerogames/serving.py):
+    commits then never do it, and a checkpoint puts every acknowledged action in the database file."""
+    store = registry.store
+    store.checkpoint_apart()
+    assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    code, room = five_player_game(player, registry, 12)
+    store.checkpoint()
+    # The database file alone, without its log, now holds all twelve actions.
+    alone = tmp_path / "alone.db"
+    alone.write_bytes(Path(app.config["DATABASE"]).read_bytes())
+    copied = sqlite3.connect(alone).execute("select count(*) from actions where code = ?", [code]).fetchone()
+    assert copied[0] == 12
