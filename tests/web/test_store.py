@@ -76,7 +76,7 @@ def test_checkpoints_apart_leave_commits_alone_and_copy_the_log_back(player, reg
     store = registry.store
     store.checkpoint_apart()
     assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
-    code, room = five_player_game(player, registry, 12)
+    code, _ = five_player_game(player, registry, 12)
     store.checkpoint()
     # The database file alone, without its log, now holds all twelve actions.
     alone = tmp_path / "alone.db"
