@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from zerogames import bots
@@ -30,8 +31,10 @@ CODE_LENGTH = 4
 NAME_LENGTH = 20
 # How many past snapshots a room keeps, so that a page's live channel can start from what it shows.
 RECENT_SNAPSHOTS = 32
-# Seconds between wakings of every live channel, changed or not (RoomRegistry.wake_everyone).
+# Seconds between wakings of every live channel, changed or not (RoomRegistry.wake_everyone), and
+# in how many slices of the rooms, woken one after another, they are spread over that time.
 WAKE_EVERY = 20.0
+WAKE_SLICES = 20
 
 
 class Refused(Exception):
@@ -481,18 +484,23 @@ class RoomRegistry:
         with self.lock:
             if not self.waking:
                 self.waking = True
-                self.scheduler.call_at(self.clock() + WAKE_EVERY, self.wake_everyone)
+                self.scheduler.call_at(self.clock() + WAKE_EVERY / WAKE_SLICES, self.wake_everyone)
 
-    def wake_everyone(self) -> None:
-        """Wake every live channel, changed or not, every WAKE_EVERY seconds: one that has closed
+    def wake_everyone(self, turn: int = 0) -> None:
+        """Wake every live channel, changed or not, once every WAKE_EVERY seconds: one that has closed
         notices and goes, and its seat shows as away. One timer for all, where a timer per channel
-        and wait would be made and dropped a thousand times a second."""
+        and wait would be made and dropped a thousand times a second; and a slice of the rooms at a
+        time: a thousand channels woken at once hold every table up for 10 ms or more."""
+        self.wake_slice(turn)
+        self.scheduler.call_at(self.clock() + WAKE_EVERY / WAKE_SLICES, partial(self.wake_everyone, turn + 1))
+
+    def wake_slice(self, turn: int) -> None:
+        """The live channels of every WAKE_SLICES-th room, from the turn-th on."""
         with self.lock:
-            rooms = list(self.rooms.values())
+            rooms = list(self.rooms.values())[turn % WAKE_SLICES :: WAKE_SLICES]
         for room in rooms:
             for sub in list(room.subscribers):
                 sub.wake()
-        self.scheduler.call_at(self.clock() + WAKE_EVERY, self.wake_everyone)
 
     def unsubscribe(self, room: Room, sub: Subscriber) -> None:
         with room.lock:

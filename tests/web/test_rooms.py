@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.web.conftest import act, create_room, join, version_of, wait_until
-from zerogames.rooms import CODE_ALPHABET
+from zerogames.rooms import CODE_ALPHABET, WAKE_SLICES, Subscriber
 
 
 def three_players(player):
@@ -240,3 +240,24 @@ def test_a_rejoin_link_moves_the_seat_to_another_device(player, registry, app):
         "used or is out of date"
         in app.test_client().get(link.replace("http://localhost", ""), follow_redirects=True).text
     )
+
+
+def test_live_channels_are_woken_a_slice_of_rooms_at_a_time_and_each_once_a_round(registry):
+    """Every live channel is woken regularly (one that closed then goes), but never all at once."""
+    registry.waking = True  # the slices are turned here, not by the process's timer
+    subscribers = []
+    for index in range(3 * WAKE_SLICES + 7):
+        room = registry.create("zero_game", {}, f"u{index}", "Ann")
+        subscriber = Subscriber(f"u{index}")
+        registry.subscribe(room, subscriber)
+        subscribers.append(subscriber)
+    woken = [0] * len(subscribers)
+    for turn in range(WAKE_SLICES):
+        for subscriber in subscribers:
+            subscriber.event.clear()
+        registry.wake_slice(turn)
+        now = [i for i, subscriber in enumerate(subscribers) if subscriber.event.is_set()]
+        assert 3 <= len(now) <= 4
+        for i in now:
+            woken[i] += 1
+    assert woken == [1] * len(subscribers)
