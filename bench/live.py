@@ -21,6 +21,7 @@ monkey.patch_all()
 import gc  # noqa: E402
 import html  # noqa: E402
 import http.client  # noqa: E402
+import itertools  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
@@ -170,12 +171,16 @@ class Room:
             return self.connection.getresponse().read().decode()
 
     def drive(self, seconds: float, interval: float) -> None:
-        gevent.sleep(random.uniform(0, interval))
-        stop = time.perf_counter() + seconds
-        while time.perf_counter() < stop:
-            started = time.perf_counter()
+        """One action every `interval` seconds, each on its own room's timetable: a room set back by a
+        slow action (or by these clients' own pauses) catches up and keeps its time, rather than
+        falling in step with every room held up with it and acting together with them ever after."""
+        first = time.perf_counter() + random.uniform(0, interval)
+        for turn in itertools.count():
+            due = first + turn * interval
+            if due >= first + seconds:
+                return
+            gevent.sleep(max(0.0, due - time.perf_counter()))
             self.act()
-            gevent.sleep(max(0.0, interval - (time.perf_counter() - started)))
 
 
 def post(port: int, path: str, fields: dict[str, str]) -> http.client.HTTPResponse:
