@@ -9,7 +9,9 @@ room receiving the push that carries the new version, and the bytes each seat re
 on the wire and as HTML. It also prints the CPU the server and these clients used.
 
 Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
-  BENCH_WORKER=gthread: serve with threads instead; BENCH_PLAIN=1: sockets that ask for no compression.
+  BENCH_WORKER=gthread: serve with threads instead; BENCH_PLAIN=1: sockets that ask for no compression;
+  BENCH_LOCKSTEP=1: every room starts measured at the start of its game, so all of them end their rounds
+  within the same two seconds (by default each first plays a random part of its first round, unmeasured).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 5
+# Actions in the first round of a five-player game: five bids, then five tricks of five cards.
+FIRST_ROUND = 30
 VERSION = re.compile(r'id="room-version" name="version" value="(\d+)"')
 STATUS = re.compile(r'<section id="status".*?</section>', re.S)
 HAND = re.compile(r'<section id="hand".*?</section>', re.S)
@@ -66,8 +70,13 @@ class Seat:
         self.wire = 0  # bytes read off the socket since the last whole message
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         self.ws = WSConnection(ConnectionType.CLIENT)
-        self.send(Request(host=f"127.0.0.1:{port}", target=f"/r/{code}/live?seat={index}",
-                          extensions=[] if os.environ.get("BENCH_PLAIN") else [PerMessageDeflate()]))
+        self.send(
+            Request(
+                host=f"127.0.0.1:{port}",
+                target=f"/r/{code}/live?seat={index}",
+                extensions=[] if os.environ.get("BENCH_PLAIN") else [PerMessageDeflate()],
+            )
+        )
         while not any(isinstance(event, AcceptConnection) for event in self.events()):
             pass
         self.sock.settimeout(None)
@@ -158,6 +167,13 @@ class Room:
             (max(a[0] for a in arrivals) - sent, [a[1] for a in arrivals], [a[2] for a in arrivals])
         )
 
+    def warm_up(self, actions: int) -> None:
+        """Play `actions` actions straight away, unmeasured."""
+        for _ in range(actions):
+            self.act()
+        self.samples.clear()
+        self.refused = 0
+
     def post(self, path: str, body: str) -> str:
         # Its socket is open, as a live page says: the answer carries just the notice.
         headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "X-Live": "1"}
@@ -209,9 +225,22 @@ def start_server(port: int, database: Path) -> subprocess.Popen:
     threads = os.environ.get("BENCH_WORKER") == "gthread"
     worker = ["--worker-class", "gthread", "--threads", "1500"] if threads else []
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:zerogames.serving", *worker,
-         "--bind", f"127.0.0.1:{port}", "app:create_app()"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:zerogames.serving",
+            *worker,
+            "--bind",
+            f"127.0.0.1:{port}",
+            "app:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -242,8 +271,10 @@ def cpu_seconds(group: int) -> float:
 
 
 def spread(values: list[float]) -> str:
-    return (f"mean {statistics.mean(values):.0f}  p50 {percentile(values, 0.5):.0f}  "
-            f"p99 {percentile(values, 0.99):.0f}  max {max(values):.0f}")
+    return (
+        f"mean {statistics.mean(values):.0f}  p50 {percentile(values, 0.5):.0f}  "
+        f"p99 {percentile(values, 0.99):.0f}  max {max(values):.0f}"
+    )
 
 
 def main() -> None:
@@ -263,8 +294,19 @@ def main() -> None:
             for table in tables:
                 for seat in table.seats:
                     seat.ready.wait(30)
-            print(f"{rooms} rooms, {rooms * SEATS} sockets open; one action per room every {interval:g} s "
-                  f"for {seconds:g} s")
+            # Rooms on a site are each at their own point of their game: each room first plays a random
+            # part of the first round, unmeasured, so that rounds end (the biggest changes) now in one
+            # room, now in another, as they would, and not in every room within the same two seconds.
+            lockstep = bool(os.environ.get("BENCH_LOCKSTEP"))
+            if not lockstep:
+                gevent.joinall(
+                    [gevent.spawn(table.warm_up, random.randrange(FIRST_ROUND)) for table in tables]
+                )
+            where = "all at the start of their game" if lockstep else "each at its own point of round 1"
+            print(
+                f"{rooms} rooms, {rooms * SEATS} sockets open, {where}; "
+                f"one action per room every {interval:g} s for {seconds:g} s"
+            )
             # The clients' own garbage collections would show as the server's delays: as the server does
             # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
             gc.freeze()
@@ -279,13 +321,17 @@ def main() -> None:
             refused = sum(table.refused for table in tables)
             rate = len(latencies) / elapsed
             print(f"actions measured: {len(latencies)} ({rate:.0f}/s, refused: {refused})")
-            print(f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
-                  f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
-                  f"max {max(latencies):.1f}")
+            print(
+                f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
+                f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
+                f"max {max(latencies):.1f}"
+            )
             print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
             print(f"bytes per seat per action of HTML: {spread(markup)}")
-            print(f"CPU, share of one core: server {server_cpu / elapsed:.0%}, "
-                  f"these clients {own_cpu / elapsed:.0%}")
+            print(
+                f"CPU, share of one core: server {server_cpu / elapsed:.0%}, "
+                f"these clients {own_cpu / elapsed:.0%}"
+            )
             gevent.killall(listeners)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
