@@ -7,7 +7,9 @@ tested and measured is what runs. A `--bind` on the command line overrides the a
 from __future__ import annotations
 
 import gc
+import logging
 import os
+import sqlite3
 from typing import Any
 
 # One gevent worker: a room must live in one process (README: several behind a proxy), and every
@@ -17,6 +19,8 @@ workers = 1
 worker_connections = 5000
 control_socket_disable = True
 bind = f"127.0.0.1:{os.environ.get('PORT', '8000')}"
+
+log = logging.getLogger(__name__)
 
 
 def post_worker_init(worker: Any) -> None:
@@ -60,7 +64,11 @@ def checkpoint_in_a_thread(store: Any) -> None:
     def checkpoint() -> None:
         while True:
             gevent.sleep(CHECKPOINT_EVERY)
-            pool.apply(store.checkpoint)
+            try:
+                pool.apply(store.checkpoint)
+            except sqlite3.Error:
+                # Tried again a second later: one that failed (a full disk, say) must not stop them all.
+                log.exception("checkpoint failed")
 
     gevent.spawn(checkpoint)
 
