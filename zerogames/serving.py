@@ -10,7 +10,12 @@ import gc
 import logging
 import os
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import gevent
+
+if TYPE_CHECKING:  # the config is read by gunicorn's master, before its worker patches anything
+    from zerogames.store import Store
 
 # One gevent worker: a room must live in one process (README: several behind a proxy), and every
 # open table holds a socket, so the worker takes far more connections than gunicorn's 1,000.
@@ -24,22 +29,31 @@ log = logging.getLogger(__name__)
 
 
 def post_worker_init(worker: Any) -> None:
-    """Keep the garbage collector from stalling the tables.
+    """Keep the worker's own housekeeping, garbage collections and database checkpoints, from
+    stalling the tables.
 
-    A collection walks every object of the generations it collects, and every table of the process
-    waits while it runs: a full one over a thousand open sockets (some 150,000 objects) takes a
-    quarter of a second here, and by default one comes every few seconds under load. So what the
-    worker made at start-up (code, templates, restored rooms) is left out of collections for good,
-    and in the gevent worker collections run by the clock between requests: the young generation
-    every second (a few milliseconds), the middle one every three seconds, a full one every ten minutes
-    for the reference cycles of sockets that closed. The middle one costs what it finds alive, so it
-    comes often: every ten seconds it took 15-30 ms, and over 100 ms just after many tables opened.
+    What the worker made at start-up (code, templates, restored rooms) is left out of collections for
+    good. In the gevent worker, where every table of the process waits on whatever runs, collections
+    run by the clock and checkpoints in a thread of their own; another worker (the benchmark's
+    comparison with threads) keeps Python's and SQLite's own timing.
     """
     gc.freeze()
     if "gevent" not in type(worker).__module__:
-        return  # another worker (the benchmark's comparison with threads) keeps Python's own timing
-    import gevent
+        return
+    collect_by_the_clock()
+    checkpoint_in_a_thread(worker.wsgi.extensions["zerogames"].store)
 
+
+def collect_by_the_clock() -> None:
+    """Collections between requests, by the clock rather than by Python's count of allocations.
+
+    A collection walks every object of the generations it collects: a full one over a thousand open
+    sockets (some 150,000 objects) takes a quarter of a second here, and by Python's count one comes
+    every few seconds under load. So: the young generation every second (a few milliseconds), the
+    middle one every three seconds, a full one every ten minutes for the reference cycles of sockets
+    that closed. The middle one costs what it finds alive, so it comes often: every ten seconds it
+    took 15-30 ms, and over 100 ms just after many tables opened.
+    """
     gc.disable()
 
     def collect() -> None:
@@ -50,14 +64,11 @@ def post_worker_init(worker: Any) -> None:
             gc.collect(2 if ticks % FULL_EVERY == 0 else 1 if ticks % MIDDLE_EVERY == 0 else 0)
 
     gevent.spawn(collect)
-    checkpoint_in_a_thread(worker.wsgi.extensions["zerogames"].store)
 
 
-def checkpoint_in_a_thread(store: Any) -> None:
+def checkpoint_in_a_thread(store: Store) -> None:
     """Copy the database's write-ahead log back from a thread of the gevent hub's own (see
     Store.checkpoint_apart): SQLite lets go of Python while it works, so the tables go on meanwhile."""
-    import gevent
-
     store.checkpoint_apart()
     pool = gevent.get_hub().threadpool
 
