@@ -127,3 +127,16 @@ class Game:
     def next_change(self, state: State, now: float) -> float | None:
         """Only games with timed sightings change a view without an action."""
         return None
+
+    # The turn clock
+
+    def awaited(self, state: State, now: float) -> list[int]:
+        """The seats the table is waiting for, whose clocks run: in a game of turns, the player whose
+        turn it is (the turn is None once the game is over)."""
+        turn = state["turn"]
+        return [] if turn is None else [turn]
+
+    def timeout_actions(self, state: State, seat: int, now: float) -> list[Action]:
+        """What may be done for an awaited seat whose time ran out: its legal actions, less any the rules
+        leave optional (a timeout never makes an optional move; it ends the step instead)."""
+        return self.legal_actions(state, seat, now)

@@ -210,6 +210,15 @@ class Cabo(Game):
             "result": self.result(state),
         }
 
+    # The turn clock
+
+    def awaited(self, state: State, now: float) -> list[int]:
+        return seats_to_act(state)
+
+    def timeout_actions(self, state: State, seat: int, now: float) -> list[Action]:
+        """Snaps are optional: a timeout never snaps."""
+        return [action for action in self.legal_actions(state, seat, now) if action["type"] != "snap"]
+
     def next_change(self, state: State, now: float) -> float | None:
         """The next moment a sighting expires (the face leaves a slot, and the last action's words)."""
         times = [until for _, _, until in state["sightings"] if until is not None and until > now]

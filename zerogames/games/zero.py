@@ -110,6 +110,20 @@ class Zero(Game):
             return done(state, seat)
         raise IllegalAction("That is not an action of Zero.")
 
+    # The turn clock
+
+    def awaited(self, state: State, now: float) -> list[int]:
+        """Everyone still to play a card face down; else the guesser, or the player laying safe sets."""
+        if state["phase"] == "play":
+            return [seat for seat, card in enumerate(state["played"]) if card is None]
+        return super().awaited(state, now)
+
+    def timeout_actions(self, state: State, seat: int, now: float) -> list[Action]:
+        """Safe sets are optional: a timeout in that step closes it as done."""
+        if state["phase"] == "safe":
+            return [DONE] if seat == state["turn"] else []
+        return self.legal_actions(state, seat, now)
+
     # Scoring
 
     def scores(self, state: State) -> list[int]:
