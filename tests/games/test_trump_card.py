@@ -354,6 +354,10 @@ def test_a_52_0_sweep_is_khoti_for_the_team():
     assert result["outcome"] == "khoti" and result["team"] == 0
     assert result["winners"] == [0, 2] and result["scores"] == [52, 0, 52, 0]
     assert result["banked"] == [52, 0] and result["pile"] == 0
+    # Seat A (the Chooser) won every round and banked from round 3 on: 12 cards, then 4 a round.
+    figures = RULES.figures(state)
+    assert figures[0] == {"trump": "H", "collections": 11, "collected": 52, "khoti": True}
+    assert [seat["khoti"] for seat in figures] == [True, False, True, False]
 
 
 def test_both_teams_banking_is_a_draw():

@@ -276,6 +276,7 @@ def test_a_swap_that_makes_a_zero_ends_the_round_before_anyone_else_moves():
     assert summary["hands"][0] == dealt[0] and summary["hands"][2] == dealt[2]
     assert state["last"] == {"seat": 1, "type": "swap", "give": "grey8", "take": "red5", "zero": True}
     assert state["round"] == 1 and state["dealer"] == 1 and state["turn"] == 2
+    assert [seat["zeros"] for seat in RULES.figures(state)] == [0, 1, 0]
 
 
 def test_a_zero_in_the_final_turns_also_ends_the_round_at_once():

@@ -140,3 +140,14 @@ class Game:
         """What may be done for an awaited seat whose time ran out: its legal actions, less any the rules
         leave optional (a timeout never makes an optional move; it ends the step instead)."""
         return self.legal_actions(state, seat, now)
+
+    # Records: replays and statistics
+
+    def open_view(self, state: State, now: float = 0.0) -> dict[str, Any]:
+        """The table as a spectator sees it, with every card face up: `hands` holds each seat's cards,
+        for a replay with all cards open (never for a game in progress)."""
+        return {**self.view(state, None, now), "hands": [list(hand) for hand in state["hands"]], "open": True}
+
+    def figures(self, state: State) -> list[dict[str, Any]]:
+        """Each seat's game-specific figures so far, JSON-safe, for the players' statistics."""
+        raise NotImplementedError

@@ -158,6 +158,25 @@ class Cabo(Game):
         scores = list(state["scores"])
         return {"scores": scores, "winners": winners(scores, min)}
 
+    def figures(self, state: State) -> list[dict[str, Any]]:
+        """Rounds played, Cabo calls, and calls won (the caller's hand was the lowest), by seat."""
+        history = state["history"]
+        return [
+            {
+                "rounds": len(history),
+                "calls": sum(1 for summary in history if summary["caller"] == seat),
+                "calls_won": sum(
+                    1 for summary in history if summary["caller"] == seat and summary["outcome"] == "lowest"
+                ),
+            }
+            for seat in range(state["players"])
+        ]
+
+    def open_view(self, state: State, now: float = 0.0) -> dict[str, Any]:
+        """Every slot face up (an emptied one "empty"), and the card in the drawer's hand (`drawn`)."""
+        hands = [[EMPTY if card is None else card for card in hand] for hand in state["hands"]]
+        return {**self.view(state, None, now), "hands": hands, "drawn": state["drawn"], "open": True}
+
     # View
 
     def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:

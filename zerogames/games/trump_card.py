@@ -113,6 +113,26 @@ class TrumpCard(Game):
             "pile_cards": list(state["pile"]),
         }
 
+    def figures(self, state: State) -> list[dict[str, Any]]:
+        """By seat: the trump it named as Chooser (else None), its collections (rounds it won as Senior
+        and banked) and the cards they banked, and whether its team won by KHOTI."""
+        result = self.result(state)
+        khoti = result["winners"] if result else []
+        history = [dict(zip(HISTORY_KEYS, entry, strict=True)) for entry in state["history"]]
+        figures = []
+        for seat in range(PLAYERS):
+            # A round banks nothing (0) unless its winner's team banked the pile.
+            banked = [past["bank"] for past in history if past["winner"] == seat and past["bank"]]
+            figures.append(
+                {
+                    "trump": state["trump"] if seat == state["chooser"] else None,
+                    "collections": len(banked),
+                    "collected": sum(banked),
+                    "khoti": seat in khoti,
+                }
+            )
+        return figures
+
     # View
 
     def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:

@@ -139,6 +139,14 @@ class Zero(Game):
     # Dump and load by hand, key by key: the state's shape is fixed and shallow, and this is several
     # times faster than the generic JSON round trip (long random playouts dump at every step).
 
+    def figures(self, state: State) -> list[dict[str, Any]]:
+        """Safe cards laid, by seat (each one is a point)."""
+        return [{"safe_cards": score} for score in self.scores(state)]
+
+    def open_view(self, state: State, now: float = 0.0) -> dict[str, Any]:
+        """Every hand face up, and this trick's cards played face down (`played`, None for no card yet)."""
+        return {**super().open_view(state, now), "played": list(state["played"])}
+
     def dump(self, state: State) -> dict[str, Any]:
         return {
             **state,

@@ -114,6 +114,18 @@ class ZeroDown(Game):
         # Penalty points: the lowest wins, and equal lowest scores all win.
         return {"scores": scores, "winners": winners(scores, min)}
 
+    def figures(self, state: State) -> list[dict[str, Any]]:
+        """Rounds played, ZEROs declared (from the deal too) and penalty points taken, by seat."""
+        history = state["history"]
+        return [
+            {
+                "rounds": len(history),
+                "zeros": sum(1 for summary in history if summary["zero"] == seat),
+                "points": sum(summary["points"][seat] for summary in history),
+            }
+            for seat in range(state["players"])
+        ]
+
     # View
 
     def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:

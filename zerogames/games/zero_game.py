@@ -84,6 +84,17 @@ class ZeroGame(Game):
         scores = list(state["scores"])
         return {"scores": scores, "winners": winners(scores)}
 
+    def figures(self, state: State) -> list[dict[str, Any]]:
+        """Rounds played and bids made exactly, by seat."""
+        history = state["history"]
+        return [
+            {
+                "rounds": len(history),
+                "bids_made": sum(1 for past in history if past["bids"][seat] == past["tricks"][seat]),
+            }
+            for seat in range(state["players"])
+        ]
+
     # View
 
     def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:
