@@ -16,7 +16,7 @@ import pytest
 from markupsafe import Markup
 
 from zerogames.games import GAMES
-from zerogames.web import render, tables
+from zerogames.web import render, tables, viewmodel
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
 SPECTATOR = 99
@@ -41,14 +41,14 @@ def test_each_region_declares_every_view_key_it_reads(game_id):
         assert f'id="{name}-{{{{ seat.index }}}}"' in line
 
 
-def drawn_whole(app, code: str, game_id: str, snap, seat: int) -> render.Drawn:
+def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Drawn:
     """Every region drawn the plain way: from the viewer's whole view and their own seat."""
     with app.test_request_context(f"/r/{code}?seat={seat}"):
-        who = render.viewer(code)
-        room = render.room_info(code, game_id, snap, who.uid)
-        view = GAMES[game_id].view(snap.state, room.me, snap.at)
-        context = {**who.context, "room": room, "view": view, "now": snap.at}
-        drawn = render.Drawn({"room-version": render.version_input(room)}, {})
+        who = viewmodel.viewer(code)
+        room = viewmodel.room_info(code, game_id, published, who.uid)
+        view = GAMES[game_id].view(published.state, room.me, published.at)
+        context = {**who.context, "room": room, "view": view, "now": published.at}
+        drawn = render.Drawn({"room-version": viewmodel.version_input(room)}, {})
         for name in tables.regions(game_id):
             if name in tables.BY_SEAT.get(game_id, {}):
                 spec = tables.BY_SEAT[game_id][name]
@@ -64,9 +64,9 @@ def drawn_whole(app, code: str, game_id: str, snap, seat: int) -> render.Drawn:
         return drawn
 
 
-def handed(app, code: str, game_id: str, snap, seat: int) -> render.Drawn:
+def handed(app, code: str, game_id: str, published, seat: int) -> render.Drawn:
     with app.test_request_context(f"/r/{code}?seat={seat}"):
-        return render.render_regions(code, game_id, snap)
+        return render.render_regions(code, game_id, published)
 
 
 @pytest.mark.parametrize("game_id", sorted(tables.REGIONS))
@@ -81,13 +81,13 @@ def test_every_viewer_is_handed_what_their_own_view_draws(app, registry, game_id
     rng = random.Random(f"{game_id}/{players}")
     viewers = [*range(players), SPECTATOR]
     for _ in range(120):
-        snap = room.snapshot
+        published = room.published
         for seat in rng.sample(viewers, len(viewers)):  # in any order, whoever draws first
-            given = handed(app, room.code, game_id, snap, seat)
-            whole = drawn_whole(app, room.code, game_id, snap, seat)
+            given = handed(app, room.code, game_id, published, seat)
+            whole = drawn_whole(app, room.code, game_id, published, seat)
             assert list(given.regions) == list(whole.regions)
             for name, html in whole.regions.items():
-                assert given.regions[name] == html, f"seat {seat}, version {snap.version}: {name} differs"
+                assert given.regions[name] == html, f"seat {seat}, v{published.version}: {name} differs"
             assert given.lines == whole.lines
         if room.status != "playing":
             break

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from tests.web.conftest import act, create_room, join, version_of, wait_until
-from zerogames.rooms import CODE_ALPHABET, WAKE_SLICES, Subscriber
+from zerogames.rooms import CODE_ALPHABET, Subscriber
+from zerogames.rooms.channels import WAKE_SLICES
 
 
 def three_players(player):

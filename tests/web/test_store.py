@@ -26,10 +26,10 @@ def five_player_game(player, registry, actions: int):
 
 def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, registry):
     code, room = five_player_game(player, registry, SNAPSHOT_EVERY + 17)
-    assert room.actions == SNAPSHOT_EVERY + 17
+    assert room.action_count == SNAPSHOT_EVERY + 17
     rebuilt = registry.rebuild(code)
     assert room.rules.dump(rebuilt.state) == room.rules.dump(room.state)
-    assert (rebuilt.version, rebuilt.actions, rebuilt.seats) == (room.version, room.actions, room.seats)
+    assert (rebuilt.version, rebuilt.action_count, rebuilt.seats) == (room.version, room.action_count, room.seats)
     log = registry.store.game_log(code, room.game_no)
     assert log.snapshot_at == SNAPSHOT_EVERY and len(log.actions) == 17
 

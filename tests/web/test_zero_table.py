@@ -68,7 +68,7 @@ def test_a_page_holds_nobody_elses_played_card_before_the_reveal(player, registr
     # The same table with Bea's and Cal's cards swapped for others: Ann's page must not change a byte.
     with room.lock:
         room.state = {**room.state, "played": (None, 1, 2)}
-        room.snapshot = room.take_snapshot(room.snapshot)
+        room.published = room.publication(room.published)
     assert page(ann, code) == before
     move(ann, code, type="play", card=3)
     for client, own in ((ann, "plus 3"), (bea, "plus 1"), (cal, "plus 2")):
@@ -164,7 +164,7 @@ def test_the_game_over_screen_names_the_winner_and_offers_play_again(player, reg
     # The last trick of a game: the pile is empty and each holds one card.
     with room.lock:
         room.state = {**room.state, "hands": ((0,), (1,), (2,)), "pile": ()}
-        room.snapshot = room.take_snapshot(room.snapshot)
+        room.published = room.publication(room.published)
     for client, card in ((ann, 0), (bea, 1), (cal, 2)):
         move(client, code, type="play", card=card)
     for client, total in ((ann, 9), (bea, 8), (cal, 7)):

@@ -8,18 +8,21 @@ from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_nam
 from zerogames.rooms import RoomRegistry
 from zerogames.store import Store
 
-from . import identity, live, lobby, render, table, tables
+from . import identity, live, lobby, table, tables
+from .drawings import Drawings
+from .templating import TemplateEnvironment
+from .viewmodel import action_value, viewer_context
 
 
 def init_app(app: Flask) -> None:
     # Set before the app's first use of its template environment, which is made once, on that use.
-    app.jinja_environment = render.TemplateEnvironment
+    app.jinja_environment = TemplateEnvironment
     app.session_interface = identity.SessionInterface()
     store = Store(app.config["DATABASE"])
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
-    app.extensions["zerogames.drawings"] = render.Drawings()
+    app.extensions["zerogames.drawings"] = Drawings()
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(live.bp)
@@ -31,10 +34,10 @@ def init_app(app: Flask) -> None:
         short_name=short_name,
         suit_names=SUIT_NAMES,
         suit_symbols=SUIT_SYMBOLS,
-        action_value=render.action_value,
+        action_value=action_value,
         game_scripts=tables.SCRIPTS,
     )
-    app.context_processor(render.viewer_context)
+    app.context_processor(viewer_context)
     # Shared macros as ready-made modules: `cards.face(card)` costs nothing to reach, where an
     # `{% from ... import %}` in a region would rebuild its module on every draw.
     with app.app_context():

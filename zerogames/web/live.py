@@ -1,7 +1,7 @@
 """The live channel: one WebSocket per open table, pushing that viewer's changed regions.
 
 The socket's own handler is its only sender, so a slow client holds up nobody else. It sleeps until
-the room changes, then draws the room's latest snapshot: several quick changes are sent as one, and a
+the room changes, then draws the room's latest publication: several quick changes are sent as one, and a
 table is never replaced by an older one.
 """
 
@@ -16,9 +16,9 @@ from flask import Blueprint
 from flask_sock import Sock
 from wsproto.extensions import PerMessageDeflate
 
-from zerogames.rooms import Snapshot, Subscriber
+from zerogames.rooms import Published, Subscriber
 
-from . import render
+from . import render, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("live", __name__)
@@ -49,25 +49,25 @@ HELLO_WAIT = 2.0
 class Pusher:
     """What one socket has been sent, so that each push carries only the regions that changed."""
 
-    def __init__(self, code: str, game_id: str, who: render.Viewer) -> None:
+    def __init__(self, code: str, game_id: str, who: viewmodel.Viewer) -> None:
         self.code, self.game_id, self.who = code, game_id, who
         self.seq = -1
         self.layout: tuple[str, ...] = ()
         self.sent = render.Drawn({}, {})
 
-    def seed(self, snap: Snapshot) -> None:
-        """Start from what the page already shows (drawn from `snap`): nothing to resend."""
-        self.sent = render.render_regions(self.code, self.game_id, snap, self.who)
-        self.seq, self.layout = snap.seq, (snap.status, *self.sent.regions)
+    def seed(self, published: Published) -> None:
+        """Start from what the page already shows (drawn from `published`): nothing to resend."""
+        self.sent = render.render_regions(self.code, self.game_id, published, self.who)
+        self.seq, self.layout = published.seq, (published.status, *self.sent.regions)
 
-    def message(self, snap: Snapshot) -> str:
-        drawn = render.render_regions(self.code, self.game_id, snap, self.who)
-        sent, self.sent, self.seq = self.sent, drawn, snap.seq
-        layout = (snap.status, *drawn.regions)
+    def message(self, published: Published) -> str:
+        drawn = render.render_regions(self.code, self.game_id, published, self.who)
+        sent, self.sent, self.seq = self.sent, drawn, published.seq
+        layout = (published.status, *drawn.regions)
         if layout != self.layout:
             # The table's layout changed (the game started, or this is the first push): send it whole.
             self.layout = layout
-            return render.room_body(drawn.regions, snap.status, self.game_id)
+            return viewmodel.room_body(drawn.regions, published.status, self.game_id)
         changed = []
         for name, html in drawn.regions.items():
             if sent.regions.get(name) == html:
@@ -81,7 +81,7 @@ class Pusher:
         return "".join(changed)
 
 
-def what_the_page_shows(ws, room) -> Snapshot | None:
+def what_the_page_shows(ws, room) -> Published | None:
     """The page's first (and only) message names the change its table was drawn from.
 
     A page that says nothing, or whose change the room no longer keeps, is sent its table whole.
@@ -98,7 +98,7 @@ def live(ws, code: str) -> None:
     room = registry.get(code)
     if room is None:
         return
-    who = render.viewer(room.code)
+    who = viewmodel.viewer(room.code)
     pusher = Pusher(room.code, room.game_id, who)
     shown = what_the_page_shows(ws, room)
     if shown is not None:
@@ -108,9 +108,9 @@ def live(ws, code: str) -> None:
     try:
         while ws.connected:
             subscriber.event.clear()
-            snap = room.snapshot
-            if snap.seq > pusher.seq:
-                message = pusher.message(snap)
+            published = room.published
+            if published.seq > pusher.seq:
+                message = pusher.message(published)
                 if message:
                     ws.send(message)
             subscriber.event.wait()  # a change, or the registry's regular waking (wake_everyone)

@@ -24,7 +24,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from zerogames.rooms import Refused, Room, clean_name
 
-from . import identity, render
+from . import identity, render, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("table", __name__)
@@ -43,15 +43,15 @@ def rejoin_token(room: Room, seat: int, uid: str) -> str:
 
 def page_context(room: Room) -> dict[str, Any]:
     uid = identity.current_uid()
-    snap = room.snapshot
-    drawn = render.render_regions(room.code, room.game_id, snap)
+    published = room.published
+    drawn = render.render_regions(room.code, room.game_id, published)
     me = room.seat_of(uid)
     rejoin = None
     if me is not None:
         rejoin = url_for("table.rejoin", code=room.code, token=rejoin_token(room, me, uid), _external=True)
     return {
-        "room": render.room_info(room.code, room.game_id, snap, uid),
-        "body": render.room_body(drawn.regions, snap.status, room.game_id),
+        "room": viewmodel.room_info(room.code, room.game_id, published, uid),
+        "body": viewmodel.room_body(drawn.regions, published.status, room.game_id),
         "share": url_for("table.room", code=room.code, _external=True),
         "live": url_for("live.live", code=room.code, **identity.tab_args()),
         "rejoin": rejoin,

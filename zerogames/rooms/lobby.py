@@ -1,0 +1,128 @@
+"""The lobby: seats and options before a game, starting it, and rematches."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from zerogames import bots
+from zerogames.store import Store
+
+from .room import Refused, Room, Seat, clean_name
+
+BOT_NAMES = [f"{name} (bot)" for name in ("Ada", "Bix", "Cog", "Dot", "Eve", "Fizz", "Gus")]
+
+
+class Lobby:
+    """The registry's part that seats players and bots and starts games: see RoomRegistry."""
+
+    store: Store
+    after_change: Callable[[Room], None]  # Play's: publish and set the timers
+
+    def join(self, room: Room, uid: str, name: str | None) -> int:
+        name = clean_name(name)
+        with room.lock:
+            seat = room.seat_of(uid)
+            if seat is not None:
+                return seat
+            if room.status != "lobby":
+                raise Refused("The game has started without you: you can watch it.")
+            if len(room.seats) >= room.rules.max_players:
+                raise Refused(
+                    f"This table is full: {room.rules.title} is for at most {room.rules.max_players}."
+                )
+            room.seats.append(Seat(uid, name))
+            self.save_lobby(room)
+            return len(room.seats) - 1
+
+    def leave(self, room: Room, uid: str) -> None:
+        with room.lock:
+            seat = room.seat_of(uid)
+            if seat is None or room.status != "lobby":
+                raise Refused("Only a seated player can leave, and only before the game starts.")
+            if uid == room.host:
+                raise Refused("The host keeps the table: you cannot leave it.")
+            del room.seats[seat]
+            self.save_lobby(room)
+
+    def add_bot(self, room: Room, uid: str, level: str = "easy") -> None:
+        with room.lock:
+            self.check_host_in_lobby(room, uid)
+            if level not in bots.LEVELS:
+                raise Refused("There is no bot of that level.")
+            if len(room.seats) >= room.rules.max_players:
+                raise Refused("The table is full: there is no seat for a bot.")
+            taken = {seat.name for seat in room.seats}
+            name = next(n for n in BOT_NAMES if n not in taken)
+            room.seats.append(Seat(None, name, level))
+            self.save_lobby(room)
+
+    def remove_bot(self, room: Room, uid: str, seat: int) -> None:
+        with room.lock:
+            self.check_host_in_lobby(room, uid)
+            if not 0 <= seat < len(room.seats) or room.seats[seat].bot is None:
+                raise Refused("That seat holds no bot.")
+            del room.seats[seat]
+            self.save_lobby(room)
+
+    def set_options(self, room: Room, uid: str, options: dict[str, Any]) -> None:
+        with room.lock:
+            self.check_host_in_lobby(room, uid)
+            room.options = options
+            self.save_lobby(room)
+
+    def check_host_in_lobby(self, room: Room, uid: str) -> None:
+        if uid != room.host:
+            raise Refused("Only the host can change the table.")
+        if room.status != "lobby":
+            raise Refused("The game has started: the seats are settled.")
+
+    def save_lobby(self, room: Room) -> None:
+        room.version += 1
+        self.store.save_room(room.row())
+        room.changed()
+
+    def start(self, room: Room, uid: str) -> None:
+        with room.lock:
+            if uid != room.host:
+                raise Refused("Only the host can start the game.")
+            if room.status == "playing":
+                raise Refused("The game has already started.")
+            rules, players = room.rules, len(room.seats)
+            if not rules.min_players <= players <= rules.max_players:
+                raise Refused(
+                    f"{rules.title} needs {rules.min_players} to {rules.max_players} players; "
+                    f"the table has {players}. Invite friends or add bots."
+                )
+            seed = secrets.randbelow(2**31)
+            try:
+                state = rules.new_game(players, seed, room.options)
+            except ValueError as bad:
+                raise Refused(f"Those options do not work: {bad}.") from None
+            room.game_no += 1
+            room.seed, room.state, room.status, room.action_count = seed, state, "playing", 0
+            room.version += 1
+            room.acted = dict.fromkeys(range(players), room.version)
+            self.store.save_room(room.row())
+            self.store.start_game(room.row(), players, room.options, rules.dump(state))
+            self.after_change(room)
+
+    def rematch(self, room: Room, uid: str) -> None:
+        """Play again: same seats, a new game (the rules' rematch options, such as the next chooser)."""
+        with room.lock:
+            if room.status != "over":
+                raise Refused("The game is not over yet.")
+            if room.seat_of(uid) is None:
+                raise Refused("Only a player at the table can start the next game.")
+            room.status = "lobby"
+            room.options = rematch_options(room)
+            self.start(room, room.host)
+
+
+def rematch_options(room: Room) -> dict[str, Any]:
+    """A game that moves a seat from match to match (Trump Card's chooser) is passed the next one."""
+    options = dict(room.options)
+    if room.game_id == "trump_card" and room.state is not None:
+        options["chooser"] = (room.state["chooser"] + 1) % len(room.seats)
+    return options

@@ -1,0 +1,108 @@
+"""Play: a seated player's action checked, applied, logged durably, then published."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from zerogames.games import IllegalAction
+from zerogames.store import SNAPSHOT_EVERY, Store
+
+from .room import Refused, Room
+
+if TYPE_CHECKING:
+    from .scheduler import Scheduler
+
+# Table settings a game's engine accepts from any seat but the site leaves to the host (Cabo's memory
+# mode, switched between rounds).
+HOST_ONLY: dict[str, set[str]] = {"cabo": {"memory"}}
+
+# Games where everybody moves at once and no other seat's move changes what yours means (Zero's cards
+# played face down): a move chosen on a table that only other seats have changed since still stands.
+# Not Cabo: a snap chosen against one discard must not land on the next.
+MOVES_AT_ONCE = {"zero"}
+
+
+class Play:
+    """The registry's part that applies actions and sets what follows them: see RoomRegistry."""
+
+    store: Store
+    clock: Callable[[], float]
+    scheduler: Scheduler
+    schedule_bots: Callable[[Room, float], None]  # BotDriver's
+
+    def act(self, room: Room, uid: str, version: Any, action: Any, seat: Any = None) -> None:
+        """A seated player's action, chosen on table `version`; refused (and nothing changed) if off."""
+        with room.lock:
+            own = room.seat_of(uid)
+            if own is None:
+                raise Refused("You are watching this table: only its players can act.")
+            if seat is not None and str(seat) != str(own):
+                raise Refused("You can act only for your own seat.")
+            if room.status != "playing":
+                raise Refused(
+                    "The game is over." if room.status == "over" else "The game has not started yet."
+                )
+            if (
+                isinstance(action, dict)
+                and action.get("type") in HOST_ONLY.get(room.game_id, ())
+                and uid != room.host
+            ):
+                raise Refused("Only the host may change that.")
+            if str(version) != str(room.version) and not chosen_since_own_move(room, own, version):
+                raise Refused("The table changed before your move arrived: here it is now.", stale=True)
+            self.apply(room, own, action, f"player:{uid}")
+
+    def apply(self, room: Room, seat: int, action: Any, by: str) -> None:
+        """Apply, log durably, then publish (the room's lock is held)."""
+        now = self.clock()
+        try:
+            state = room.rules.apply(room.state, seat, action, now)
+        except IllegalAction as refusal:
+            raise Refused(refusal.reason) from None
+        result = room.rules.result(state)
+        number = room.action_count + 1
+        snapshot = room.rules.dump(state) if number % SNAPSHOT_EVERY == 0 else None
+        self.store.append_action(
+            room.code, room.game_no, number, seat, action, now, by, room.version + 1, snapshot, result
+        )
+        room.state, room.action_count, room.version = state, number, room.version + 1
+        room.acted[seat] = room.version
+        if result is not None:
+            room.status = "over"
+        self.after_change(room)
+
+    def after_change(self, room: Room) -> None:
+        """Publish, then set the timers the new state needs: bot moves and expiring sightings."""
+        room.changed()
+        if room.status != "playing":
+            return
+        now = self.clock()
+        self.schedule_bots(room, now)
+        self.schedule_refresh(room, now)
+
+    def schedule_refresh(self, room: Room, now: float) -> None:
+        """Push fresh views when the next one changes with time; once per moment, however many
+        actions asked for it (else every action would start a chain of pushes of its own)."""
+        when = room.rules.next_change(room.state, now) if room.state else None
+        if when is not None and when not in room.refreshes:
+            room.refreshes.add(when)
+            self.scheduler.call_at(when, lambda: self.refresh(room, when))
+
+    def refresh(self, room: Room, when: float) -> None:
+        """A view changed with time alone (no action): push everyone their fresh table."""
+        with room.lock:
+            room.refreshes.discard(when)
+            room.changed()
+            self.schedule_refresh(room, self.clock())
+
+
+def chosen_since_own_move(room: Room, seat: int, version: Any) -> bool:
+    """The move was chosen on an older table, but only other seats moved since (a double click did not)."""
+    if room.game_id not in MOVES_AT_ONCE:
+        return False
+    try:
+        version = int(version)
+    except (TypeError, ValueError):
+        return False
+    return room.acted.get(seat, room.version) <= version <= room.version

@@ -1,0 +1,130 @@
+"""The room registry: one per process, creating, finding and rebuilding rooms.
+
+Its other jobs live in modules of their own and are mixed in: the lobby (`lobby.Lobby`), play
+(`play.Play`), bots (`bot_driver.BotDriver`) and live channels (`channels.Channels`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from zerogames.games import GAMES
+from zerogames.store import Store
+
+from .bot_driver import BotDriver
+from .channels import Channels
+from .lobby import Lobby
+from .play import Play
+from .room import CODE_ALPHABET, CODE_LENGTH, Refused, Room, Seat, clean_name
+from .scheduler import Scheduler
+
+
+class RoomRegistry(Lobby, Play, BotDriver, Channels):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        bot_delay: float = 0.8,
+        shard: tuple[int, int] = (0, 1),
+    ) -> None:
+        self.store = store
+        # With several processes, process i of n owns the codes whose first letter is in its slice
+        # of the alphabet, so a proxy can pin every room to its process by the code's first letter.
+        index, count = shard
+        self.first_letters = CODE_ALPHABET[index::count]
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+        self.lock = threading.Lock()
+        self.scheduler = Scheduler(clock)
+        self.waking = False
+
+    def new_code(self) -> str:
+        while True:
+            code = secrets.choice(self.first_letters) + "".join(
+                secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH - 1)
+            )
+            # Codes stay with their rooms while the rooms are kept: never hand out a used one.
+            if code not in self.rooms and not self.store.code_taken(code):
+                return code
+
+    def create(self, game_id: str, options: dict[str, Any], uid: str, name: str | None) -> Room:
+        if game_id not in GAMES:
+            raise Refused("Pick one of the games on the list.")
+        name = clean_name(name)
+        with self.lock:
+            room = Room(self.new_code(), game_id, options, uid, self.clock)
+            room.seats.append(Seat(uid, name))
+            self.store.save_room(room.row())
+            self.rooms[room.code] = room
+        room.changed()
+        return room
+
+    def get(self, code: str) -> Room | None:
+        code = (code or "").strip().upper()
+        with self.lock:
+            room = self.rooms.get(code)
+            if room is None and len(code) == CODE_LENGTH and code.isalpha() and self.owns(code):
+                room = self.rebuild(code)
+                if room is not None:
+                    self.rooms[code] = room
+        return room
+
+    def owns(self, code: str) -> bool:
+        return code[:1] in self.first_letters
+
+    def restore(self) -> int:
+        """On start-up: every unfinished room back from its snapshot and log, its bots moving again."""
+        restored = 0
+        for code in self.store.unfinished_rooms():
+            room = self.get(code) if self.owns(code) else None
+            if room is not None:
+                restored += 1
+                with room.lock:
+                    self.after_change(room)
+        return restored
+
+    def rebuild(self, code: str) -> Room | None:
+        row = self.store.load_room(code)
+        if row is None or row.game not in GAMES:
+            return None
+        room = Room(row.code, row.game, row.options, row.host, self.clock)
+        room.seats = [Seat(s.uid, s.name, s.bot) for s in row.seats]
+        room.status, room.game_no, room.seed, room.version = row.status, row.game_no, row.seed, row.version
+        room.acted = dict.fromkeys(range(len(room.seats)), room.version)
+        if row.status != "lobby":
+            game_log = self.store.game_log(code, row.game_no)
+            if game_log is None:
+                return None
+            rules = room.rules
+            state = (
+                rules.load(game_log.snapshot)
+                if game_log.snapshot
+                else rules.new_game(game_log.players, game_log.seed, game_log.options)
+            )
+            for seat, action, now in game_log.actions:
+                state = rules.apply(state, seat, action, now)
+            room.state = state
+            room.action_count = game_log.snapshot_at + len(game_log.actions)
+        room.published = room.publication(room.published)
+        return room
+
+    def move_seat(self, room: Room, seat: int, old_uid: str, new_uid: str) -> None:
+        """A rejoin link: the seat goes to the identity that opened it (another device)."""
+        with room.lock:
+            if not 0 <= seat < len(room.seats) or room.seats[seat].uid != old_uid:
+                raise Refused("This rejoin link has been used or is out of date.")
+            if room.seat_of(new_uid) is not None and room.seat_of(new_uid) != seat:
+                raise Refused("This browser already holds another seat at this table.")
+            room.seats[seat] = replace(room.seats[seat], uid=new_uid)
+            if room.host == old_uid:
+                room.host = new_uid
+            room.version += 1
+            self.store.save_room(room.row())
+            room.changed()

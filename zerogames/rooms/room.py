@@ -1,0 +1,144 @@
+"""A room: its seats, its game, its lock, and the table it publishes to its live channels."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from zerogames.games import GAMES, Game
+from zerogames.store import RoomRow, SeatRow
+
+from .channels import Subscriber
+
+# Letters only, without the look-alikes I, L and O (1, 1 and 0).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 4
+NAME_LENGTH = 20
+# How many past publications a room keeps, so that a page's live channel can start from what it shows.
+RECENT_PUBLISHED = 32
+
+
+class Refused(Exception):
+    """A request the room turns down; `reason` is shown to the player, nothing has changed."""
+
+    def __init__(self, reason: str, *, stale: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.stale = stale
+
+
+@dataclass(frozen=True)
+class Seat:
+    uid: str | None
+    name: str
+    bot: str | None = None  # the bot's level, for a bot's seat
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """The room as of one change (`seq`): everything a page of the room is drawn from.
+
+    Not the store's snapshot (a game's dumped state, logged every so many actions): this one is what
+    the room hands its pages and live channels, replaced whole on every change.
+    """
+
+    seq: int
+    version: int
+    status: str  # lobby, playing, over
+    game_no: int
+    state: dict[str, Any] | None
+    seats: tuple[Seat, ...]
+    host: str
+    connected: frozenset[str]
+    options: dict[str, Any]
+    # When the change was made: every view of it is drawn as of this moment (a view that changes with
+    # time alone makes a change of its own when it does, through the scheduler).
+    at: float
+
+
+class Room:
+    def __init__(
+        self, code: str, game_id: str, options: dict[str, Any], host: str, clock: Callable[[], float]
+    ) -> None:
+        self.code = code
+        self.clock = clock
+        self.game_id = game_id
+        self.rules: Game = GAMES[game_id]
+        self.options = options
+        self.host = host
+        self.seats: list[Seat] = []
+        self.status = "lobby"
+        self.game_no = 0
+        self.seed: int | None = None
+        self.state: dict[str, Any] | None = None
+        self.version = 0
+        self.action_count = 0  # actions logged so far in the current game
+        # Each seat's last move: the table version it made (or the game's first version). See `play`.
+        self.acted: dict[int, int] = {}
+        self.seq = 0
+        self.lock = threading.RLock()
+        self.subscribers: list[Subscriber] = []
+        self.pending_bots: set[int] = set()
+        self.refreshes: set[float] = set()  # moments a push of time-changed views is set for
+        self.recent: dict[int, Published] = {}
+        self.published = self.publication(None)
+
+    def seat_of(self, uid: str | None) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if uid is not None and seat.uid == uid:
+                return index
+        return None
+
+    def publication(self, last: Published | None) -> Published:
+        """The room as it is now, sharing what has not changed with the `last` publication."""
+
+        # Most changes are moves: the seats, who is connected and the options are as they were, and
+        # the publication shares the `last` one's (a room keeps dozens, made a hundred a second
+        # across the process, and each object kept is one more for the garbage collector).
+        def kept(field: str, now: Any) -> Any:
+            before = getattr(last, field, None)
+            return before if before == now else now
+
+        return Published(
+            self.seq,
+            self.version,
+            self.status,
+            self.game_no,
+            self.state,
+            kept("seats", tuple(self.seats)),
+            self.host,
+            kept("connected", frozenset(sub.uid for sub in self.subscribers)),
+            kept("options", dict(self.options)),
+            self.clock(),
+        )
+
+    def changed(self) -> None:
+        """Publish the room as it is now to every subscriber (called with the lock held)."""
+        self.seq += 1
+        self.published = self.publication(self.published)
+        self.recent[self.seq] = self.published
+        self.recent.pop(self.seq - RECENT_PUBLISHED, None)
+        for sub in self.subscribers:
+            sub.wake()
+
+    def row(self) -> RoomRow:
+        return RoomRow(
+            self.code,
+            self.game_id,
+            self.options,
+            self.host,
+            self.status,
+            self.game_no,
+            self.seed,
+            self.version,
+            [SeatRow(i, s.uid, s.name, s.bot) for i, s in enumerate(self.seats)],
+        )
+
+
+def clean_name(name: str | None) -> str:
+    name = " ".join((name or "").split())[:NAME_LENGTH]
+    if not name:
+        raise Refused("Choose a name first: it is how the table will know you.")
+    return name

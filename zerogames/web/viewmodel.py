@@ -1,0 +1,141 @@
+"""What a room's templates are given besides a seat's view: the room's public facts for one viewer,
+and who that viewer is."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from flask import url_for
+
+from zerogames.games import GAMES
+from zerogames.rooms import Published
+
+from . import identity
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    index: int
+    name: str
+    bot: str | None
+    connected: bool
+    host: bool
+    you: bool
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    """The public facts of a room for one viewer (`me` is their seat, None for a spectator)."""
+
+    code: str
+    game_id: str
+    title: str
+    status: str
+    version: int
+    seq: int
+    seats: tuple[SeatInfo, ...]
+    me: int | None
+    is_host: bool
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def can_start(self) -> bool:
+        return self.min_players <= len(self.seats) <= self.max_players
+
+    @property
+    def full(self) -> bool:
+        return len(self.seats) >= self.max_players
+
+
+def room_info(code: str, game_id: str, published: Published, uid: str) -> RoomInfo:
+    rules = GAMES[game_id]
+    me = next((i for i, seat in enumerate(published.seats) if seat.uid == uid), None)
+    seats = tuple(
+        SeatInfo(
+            i,
+            seat.name,
+            seat.bot,
+            seat.bot is not None or seat.uid in published.connected,
+            seat.uid == published.host,
+            i == me,
+        )
+        for i, seat in enumerate(published.seats)
+    )
+    return RoomInfo(
+        code,
+        game_id,
+        rules.title,
+        published.status,
+        published.version,
+        published.seq,
+        seats,
+        me,
+        uid == published.host,
+        rules.min_players,
+        rules.max_players,
+        published.options,
+    )
+
+
+def viewer_context() -> dict[str, Any]:
+    """What every template of a page knows of its viewer's tab, besides the room and the view."""
+    return {"tab": identity.tab_args(), "my_name": identity.current_name()}
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a room is drawn for: read from the request once, and kept by a live channel for its life
+    (a socket's identity cannot change while it is open)."""
+
+    uid: str
+    tab: dict[str, str]
+    my_name: str | None
+    act_url: str  # where this tab's moves are posted
+
+    @property
+    def context(self) -> dict[str, Any]:
+        return {"tab": self.tab, "my_name": self.my_name, "act_url": self.act_url}
+
+
+def viewer(code: str) -> Viewer:
+    known = viewer_context()
+    act_url = url_for("table.act", code=code, **known["tab"])
+    return Viewer(identity.current_uid(), known["tab"], known["my_name"], act_url)
+
+
+# What a region that every viewer sees alike knows of the viewer: nothing.
+NOBODY: dict[str, Any] = {"tab": {}, "my_name": None, "act_url": None}
+
+
+def as_spectator(room: RoomInfo) -> RoomInfo:
+    """The room as someone watching sees it: no seat, no host's rights, nobody is "you"."""
+    seats = tuple(replace(seat, you=False) for seat in room.seats)
+    return replace(room, version=0, seq=0, me=None, is_host=False, seats=seats)
+
+
+def version_input(room: RoomInfo) -> str:
+    """The table version every action is chosen on, and the change the page is drawn from: the page
+    never swaps in an older table, and tells its live channel what it shows. Sent with every change
+    to every viewer, so built directly rather than through a template."""
+    return (
+        f'<input type="hidden" id="room-version" name="version" value="{room.version}" data-seq="{room.seq}">'
+    )
+
+
+def room_body(regions: dict[str, str], status: str, game_id: str) -> str:
+    """The #room container: what the live channel sends whole when the layout itself changes."""
+    inner = "".join(regions.values())
+    return f'<div id="room" class="room room-{status} game-{game_id}">{inner}</div>'
+
+
+def action_value(action: dict[str, Any]) -> str:
+    """An action as a form value: the same JSON dict the engine, the log and the tests use."""
+    return json.dumps(action, separators=(",", ":"))
