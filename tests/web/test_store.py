@@ -29,7 +29,8 @@ def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, regist
     assert room.action_count == SNAPSHOT_EVERY + 17
     rebuilt = registry.rebuild(code)
     assert room.rules.dump(rebuilt.state) == room.rules.dump(room.state)
-    assert (rebuilt.version, rebuilt.action_count, rebuilt.seats) == (room.version, room.action_count, room.seats)
+    assert (rebuilt.version, rebuilt.action_count) == (room.version, room.action_count)
+    assert rebuilt.seats == room.seats
     log = registry.store.game_log(code, room.game_no)
     assert log.snapshot_at == SNAPSHOT_EVERY and len(log.actions) == 17
 
