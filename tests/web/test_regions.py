@@ -22,11 +22,14 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
 SPECTATOR = 99
 
 
-@pytest.mark.parametrize("game_id", sorted(tables.REGIONS))
+@pytest.mark.parametrize("game_id", sorted(tables.TABLES))
 def test_each_region_declares_every_view_key_it_reads(game_id):
-    declared, by_seat = tables.DRAWN_FROM[game_id], tables.BY_SEAT.get(game_id, {})
-    assert set(declared) | set(by_seat) == set(tables.REGIONS[game_id]) and not set(declared) & set(by_seat)
-    assert set(tables.SEEN_ALIKE[game_id]) <= set(declared)
+    regions = tables.TABLES[game_id].regions
+    by_seat = [region.name for region in regions if region.lines is not None]
+    declared = {region.name: region.drawn_from for region in regions if region.lines is None}
+    assert all(keys is not None for keys in declared.values())
+    assert all(region.drawn_from is None for region in regions if region.lines is not None)
+    assert all(region.drawn_from is not None for region in regions if region.seen_alike)
     for name, keys in declared.items():
         text = (TEMPLATES / game_id / f"{name}.html").read_text()
         assert f'<section id="{name}"' in text
@@ -49,9 +52,9 @@ def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Dr
         view = GAMES[game_id].view(published.state, room.me, published.at)
         context = {**who.context, "room": room, "view": view, "now": published.at}
         drawn = render.Drawn({"room-version": viewmodel.version_input(room)}, {})
-        for name in tables.regions(game_id):
-            if name in tables.BY_SEAT.get(game_id, {}):
-                spec = tables.BY_SEAT[game_id][name]
+        for region in tables.TABLES[game_id].regions:
+            name, spec = region.name, region.lines
+            if spec is not None:
                 lines = {}
                 for seat_info in room.seats:
                     their = {key: view[key][seat_info.index] for key in spec.each}
@@ -69,7 +72,7 @@ def handed(app, code: str, game_id: str, published, seat: int) -> render.Drawn:
         return render.render_regions(code, game_id, published)
 
 
-@pytest.mark.parametrize("game_id", sorted(tables.REGIONS))
+@pytest.mark.parametrize("game_id", sorted(tables.TABLES))
 @pytest.mark.parametrize("few", [True, False], ids=["fewest", "most"])
 def test_every_viewer_is_handed_what_their_own_view_draws(app, registry, game_id, few):
     rules = GAMES[game_id]

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from tests.games.test_zero_down import EXAMPLE, stacked
 from tests.web.conftest import act, create_room, headline, join, page, region, version_of, words
-from zerogames.web import tables
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games" / "zero_down"
 POOL = ["black1", "black2", "black3", "black4", "black5"]
@@ -162,10 +161,6 @@ def test_the_pool_size_is_a_room_option(player, registry):
     ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
     assert region(page(ann, code), "pool").count('name="action.take"') == 7
 
-
-def test_every_region_is_listed_and_the_table_has_its_script():
-    assert tables.REGIONS["zero_down"] == ("status", "pool", "hand", "seats", "rounds")
-    assert "zero_down" in tables.SCRIPTS
 
 
 def test_a_stale_swap_is_refused(player, registry):

@@ -9,7 +9,6 @@ from pathlib import Path
 from tests.games.stacking import deck_dealing
 from tests.web.conftest import act, create_room, headline, join, page, region
 from zerogames.games.zero import DECK
-from zerogames.web import tables
 
 # Ann, Bea and Cal are dealt these; Ann guesses first.
 HANDS = ([0, 2, 2, 3, 3], [1, 1, 1, -1, -1], [2, 2, -2, -3, 0])
@@ -178,7 +177,3 @@ def test_the_game_over_screen_names_the_winner_and_offers_play_again(player, reg
     assert "Play again" in html
     assert 'id="guesses" class="guesses" aria-label="Guesses" hidden>' in html
 
-
-def test_every_region_is_listed_and_the_table_has_its_script():
-    assert tables.REGIONS["zero"] == ("status", "trick", "guesses", "hand", "seats")
-    assert "zero" in tables.SCRIPTS

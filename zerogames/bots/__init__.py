@@ -6,22 +6,23 @@ rather wait (a snap in Cabo that it is not sure of: out of turn, waiting is alwa
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 from collections.abc import Callable
 from typing import Any
 
-from . import cabo, trump_card, zero, zero_down, zero_game
+from zerogames.games import GAMES
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], str, random.Random], dict[str, Any] | None]
 
 LEVELS = ("easy",)
 
+# Each game's bot is the module named after the game's id.
 BOTS: dict[str, Choose] = {
-    "zero_game": zero_game.choose,
-    "zero": zero.choose,
-    "zero_down": zero_down.choose,
-    "trump_card": trump_card.choose,
-    "cabo": cabo.choose,
+    module.name: importlib.import_module(f"{__name__}.{module.name}").choose
+    for module in pkgutil.iter_modules(__path__)
+    if module.name in GAMES
 }
 
 

@@ -107,12 +107,26 @@ def stacked_decks(options: dict[str, Any]) -> tuple[tuple[Any, ...], ...]:
 
 
 class Game:
-    """The engine contract's shared half; each game supplies set-up, actions, views and scores."""
+    """The engine contract's shared half; each game supplies set-up, actions, views and scores.
+
+    Besides the contract (DESIGN.md), a game declares what the site asks of it, so that nothing outside
+    the game's own modules names it: `moves_at_once`, `host_only` and `rematch_options`.
+    """
 
     id: str
     title: str
     min_players: int
     max_players: int
+    # Everybody moves at once and no other seat's move changes what yours means (Zero's cards played
+    # face down): a move chosen on a table that only other seats have changed since still stands.
+    moves_at_once: bool = False
+    # Action types the engine accepts from any seat but the site leaves to the room's host.
+    host_only: frozenset[str] = frozenset()
+
+    def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
+        """The options of the next game at the same table, after the finished game `state` was played
+        with `options`: the same, unless the game passes something on from match to match."""
+        return dict(options)
 
     def dump(self, state: State) -> dict[str, Any]:
         return thaw(state)

@@ -80,6 +80,9 @@ class Cabo(Game):
     title = "Cabo"
     min_players = 2
     max_players = 6
+    # Memory mode is switched between rounds, by the host alone. Not moves at once: a snap chosen
+    # against one discard must not land on the next.
+    host_only = frozenset({"memory"})
 
     # Set-up
 

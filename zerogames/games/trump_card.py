@@ -41,6 +41,10 @@ class TrumpCard(Game):
     min_players = PLAYERS
     max_players = PLAYERS
 
+    def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
+        """The next match's Trump Chooser is the seat after this match's."""
+        return {**options, "chooser": (state["chooser"] + 1) % state["players"]}
+
     # Set-up
 
     def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:

@@ -48,6 +48,7 @@ class Zero(Game):
     title = "Zero"
     min_players = 3
     max_players = MOST_PLAYERS
+    moves_at_once = True  # every card is played face down, each seat on its own
 
     # Set-up
 

@@ -109,20 +109,12 @@ class Lobby:
             self.after_change(room)
 
     def rematch(self, room: Room, uid: str) -> None:
-        """Play again: same seats, a new game (the rules' rematch options, such as the next chooser)."""
+        """Play again: same seats, a new game (the rules' rematch options, such as the next Chooser)."""
         with room.lock:
             if room.status != "over":
                 raise Refused("The game is not over yet.")
             if room.seat_of(uid) is None:
                 raise Refused("Only a player at the table can start the next game.")
             room.status = "lobby"
-            room.options = rematch_options(room)
+            room.options = room.rules.rematch_options(room.state, room.options)
             self.start(room, room.host)
-
-
-def rematch_options(room: Room) -> dict[str, Any]:
-    """A game that moves a seat from match to match (Trump Card's chooser) is passed the next one."""
-    options = dict(room.options)
-    if room.game_id == "trump_card" and room.state is not None:
-        options["chooser"] = (room.state["chooser"] + 1) % len(room.seats)
-    return options

@@ -13,15 +13,6 @@ from .room import Refused, Room
 if TYPE_CHECKING:
     from .scheduler import Scheduler
 
-# Table settings a game's engine accepts from any seat but the site leaves to the host (Cabo's memory
-# mode, switched between rounds).
-HOST_ONLY: dict[str, set[str]] = {"cabo": {"memory"}}
-
-# Games where everybody moves at once and no other seat's move changes what yours means (Zero's cards
-# played face down): a move chosen on a table that only other seats have changed since still stands.
-# Not Cabo: a snap chosen against one discard must not land on the next.
-MOVES_AT_ONCE = {"zero"}
-
 
 class Play:
     """The registry's part that applies actions and sets what follows them: see RoomRegistry."""
@@ -43,11 +34,7 @@ class Play:
                 raise Refused(
                     "The game is over." if room.status == "over" else "The game has not started yet."
                 )
-            if (
-                isinstance(action, dict)
-                and action.get("type") in HOST_ONLY.get(room.game_id, ())
-                and uid != room.host
-            ):
+            if isinstance(action, dict) and action.get("type") in room.rules.host_only and uid != room.host:
                 raise Refused("Only the host may change that.")
             if str(version) != str(room.version) and not chosen_since_own_move(room, own, version):
                 raise Refused("The table changed before your move arrived: here it is now.", stale=True)
@@ -99,7 +86,7 @@ class Play:
 
 def chosen_since_own_move(room: Room, seat: int, version: Any) -> bool:
     """The move was chosen on an older table, but only other seats moved since (a double click did not)."""
-    if room.game_id not in MOVES_AT_ONCE:
+    if not room.rules.moves_at_once:
         return False
     try:
         version = int(version)

@@ -35,7 +35,6 @@ def init_app(app: Flask) -> None:
         suit_names=SUIT_NAMES,
         suit_symbols=SUIT_SYMBOLS,
         action_value=action_value,
-        game_scripts=tables.SCRIPTS,
     )
     app.context_processor(viewer_context)
     # Shared macros as ready-made modules: `cards.face(card)` costs nothing to reach, where an
@@ -46,11 +45,11 @@ def init_app(app: Flask) -> None:
             cards=environment.get_template("room/_cards.html").module,
             seating=environment.get_template("room/_seat.html").module,
         )
-        # A game's own card macros (games/<game>/_cards.html), reached the same way: `game_cards.zero_down`.
+        # A game's own card macros (games/<game>/_cards.html), reached the same way: `game_cards.<game>`.
         listed = set(environment.list_templates())
         environment.globals["game_cards"] = {
-            game: environment.get_template(f"games/{game}/_cards.html").module
-            for game in tables.REGIONS
-            if f"games/{game}/_cards.html" in listed
+            game: environment.get_template(f"{table.templates}/_cards.html").module
+            for game, table in tables.TABLES.items()
+            if f"{table.templates}/_cards.html" in listed
         }
     registry.restore()

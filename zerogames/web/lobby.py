@@ -24,7 +24,10 @@ bp = Blueprint("lobby", __name__)
 @bp.get("/")
 def home():
     return render_template(
-        "lobby/home.html", games=tables.playable_games(), options=tables.OPTIONS, name=identity.current_name()
+        "lobby/home.html",
+        games=tables.playable_games(),
+        options={game_id: table.options for game_id, table in tables.TABLES.items()},
+        name=identity.current_name(),
     )
 
 
@@ -32,10 +35,11 @@ def home():
 def create():
     game_id = request.form.get("game", "")
     try:
-        if game_id not in {game.id for game in tables.playable_games()}:
+        table = tables.TABLES.get(game_id)
+        if table is None:
             raise Refused("Pick one of the games on the list.")
         name = clean_name(request.form.get("name"))
-        options = tables.parse_options(game_id, request.form)
+        options = table.parse_options(request.form)
         room = web_registry().create(game_id, options, identity.current_uid(), name)
     except Refused as refusal:
         flash(refusal.reason, "error")

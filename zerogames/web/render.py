@@ -26,7 +26,7 @@ LOBBY = ("lobby", "lobby-controls")
 
 
 def region_names(game_id: str, status: str) -> tuple[str, ...]:
-    return COMMON + (LOBBY if status == "lobby" else tables.regions(game_id))
+    return COMMON + (LOBBY if status == "lobby" else tables.TABLES[game_id].region_names)
 
 
 @dataclass(slots=True)
@@ -41,10 +41,10 @@ class Drawn:
 def render_regions(code: str, game_id: str, published: Published, who: Viewer | None = None) -> Drawn:
     """Every region of the room as this viewer sees it.
 
-    A region that declares what it is drawn from (tables.DRAWN_FROM) is drawn from exactly that: its
-    view keys and no others. Where the viewer sees it as a spectator does (tables.SEEN_ALIKE, and the
-    lines of tables.BY_SEAT), it is drawn from the spectator's view and room. So a drawing may be
-    handed to anyone it was drawn for, and to no one else.
+    A region that declares what it is drawn from (Region.drawn_from) is drawn from exactly that: its
+    view keys and no others. Where the viewer sees it as a spectator does (Region.seen_alike, and the
+    lines of a region drawn seat by seat), it is drawn from the spectator's view and room. So a drawing
+    may be handed to anyone it was drawn for, and to no one else.
     """
     who = who or viewer(code)
     room = room_info(code, game_id, published, who.uid)
@@ -67,20 +67,15 @@ def render_regions(code: str, game_id: str, published: Published, who: Viewer | 
     public = Lazy(lambda: view if room.me is None else rules.view(published.state, None, published.at))
     # `now` is the moment the view is drawn as of: a table may show how long a card stays in sight.
     context: dict[str, Any] = {**who.context, "room": room, "view": view, "now": published.at}
-    declared = tables.DRAWN_FROM.get(game_id, {})
-    alike = tables.SEEN_ALIKE.get(game_id, {})
-    by_seat = tables.BY_SEAT.get(game_id, {})
     own = f"{shared['room']} {json.dumps([room.me, room.is_host, who.act_url])}"
-    for name in region_names(game_id, published.status)[len(COMMON) :]:
-        keys = declared.get(name)
-        if name in by_seat:
-            drawn.lines[name] = seat_lines(game_id, name, by_seat[name], room, shared, public, drawings)
+    for region in tables.TABLES[game_id].regions:
+        name, keys, alike = region.name, region.drawn_from, region.seen_alike
+        if region.lines is not None:
+            drawn.lines[name] = seat_lines(game_id, name, region.lines, room, shared, public, drawings)
             drawn.regions[name] = lay_out(game_id, name, drawn.lines[name], drawings)
         elif keys is None:
             drawn.regions[name] = draw(game_id, name, context)
-        elif alike.get(name) == tables.EVERYONE or (
-            alike.get(name) == tables.WAITING and view.get("turn") != room.me
-        ):
+        elif alike == tables.EVERYONE or (alike == tables.WAITING and view.get("turn") != room.me):
             if name not in shared:
                 source = f"{name} {shared['room']} {inputs(public.value, keys, published.at)}"
                 seen_by = {**NOBODY, "room": as_spectator(room), "view": public.value, "now": published.at}
@@ -172,5 +167,5 @@ MARK = "\x00"
 
 
 def draw(game_id: str, name: str, context: dict[str, Any]) -> str:
-    folder = "room" if name in COMMON or name in LOBBY else f"games/{game_id}"
+    folder = "room" if name in COMMON or name in LOBBY else tables.TABLES[game_id].templates
     return current_app.jinja_env.draw(f"{folder}/{name}.html", context)

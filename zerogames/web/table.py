@@ -24,7 +24,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from zerogames.rooms import Refused, Room, clean_name
 
-from . import identity, render, viewmodel
+from . import identity, render, tables, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("table", __name__)
@@ -51,6 +51,7 @@ def page_context(room: Room) -> dict[str, Any]:
         rejoin = url_for("table.rejoin", code=room.code, token=rejoin_token(room, me, uid), _external=True)
     return {
         "room": viewmodel.room_info(room.code, room.game_id, published, uid),
+        "table": tables.TABLES[room.game_id],
         "body": viewmodel.room_body(drawn.regions, published.status, room.game_id),
         "share": url_for("table.room", code=room.code, _external=True),
         "live": url_for("live.live", code=room.code, **identity.tab_args()),

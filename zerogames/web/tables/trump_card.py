@@ -1,0 +1,76 @@
+"""Trump Card's table."""
+
+from . import EVERYONE, WAITING, Choice, Region, Table
+
+TABLE = Table(
+    "trump_card",
+    regions=(
+        Region(
+            "status",
+            drawn_from=(
+                "players",
+                "round",
+                "rounds",
+                "trump",
+                "chooser",
+                "senior",
+                "phase",
+                "turn",
+                "legal",
+                "trick",
+                "last",
+                "notices",
+                "last_round",
+                "result",
+            ),
+            seen_alike=WAITING,
+        ),
+        Region(
+            "tabletop",
+            drawn_from=(
+                "phase",
+                "turn",
+                "senior",
+                "chooser",
+                "restricted_seat",
+                "hand_sizes",
+                "trick",
+                "last_round",
+                "trump",
+                "pile_size",
+                "round",
+            ),
+        ),
+        Region(
+            "hand",
+            drawn_from=(
+                "hand",
+                "legal",
+                "phase",
+                "team",
+                "chooser",
+                "ace_restricted",
+                "ace_reason",
+                "trick",
+                "result",
+            ),
+        ),
+        Region("pile", drawn_from=("pile", "pile_size", "banked", "team")),
+        Region("rounds", drawn_from=("history", "rounds", "result"), seen_alike=EVERYONE),
+    ),
+    # A rematch passes the next Chooser itself (TrumpCard.rematch_options); None leaves the first one to
+    # the draw.
+    options=(
+        Choice(
+            "chooser",
+            "Trump Chooser of the first match",
+            (
+                (None, "Drawn at random"),
+                (0, "Seat A (the host)"),
+                (1, "Seat B"),
+                (2, "Seat C"),
+                (3, "Seat D"),
+            ),
+        ),
+    ),
+)
