@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -106,11 +106,19 @@ def stacked_decks(options: dict[str, Any]) -> tuple[tuple[Any, ...], ...]:
     return freeze(decks)
 
 
+class Side(NamedTuple):
+    """Seats a rating ranks as one, and how they stood at the game's end (the higher, the better)."""
+
+    seats: tuple[int, ...]
+    standing: int
+
+
 class Game:
     """The engine contract's shared half; each game supplies set-up, actions, views and scores.
 
     Besides the contract (DESIGN.md), a game declares what the site asks of it, so that nothing outside
-    the game's own modules names it: `moves_at_once`, `host_only` and `rematch_options`.
+    the game's own modules names it: `moves_at_once`, `host_only`, `rematch_options`, and how a
+    rating ranks its players (`lowest_wins`, `rating_sides`, `rating_rule`).
     """
 
     id: str
@@ -122,6 +130,10 @@ class Game:
     moves_at_once: bool = False
     # Action types the engine accepts from any seat but the site leaves to the room's host.
     host_only: frozenset[str] = frozenset()
+    # Whether the lowest score is the best (penalty points): the players' places are counted from it.
+    lowest_wins = False
+    # How a rating ranks the game's players, in words, where it is not each player by their own score.
+    rating_rule: str | None = None
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         """The options of the next game at the same table, after the finished game `state` was played
@@ -141,6 +153,12 @@ class Game:
     def next_change(self, state: State, now: float) -> float | None:
         """Only games with timed sightings change a view without an action."""
         return None
+
+    def rating_sides(self, state: State) -> list[Side]:
+        """The sides a rating ranks against each other at the game's end: by default every seat on its
+        own, standing by its score (turned round where the lowest score wins)."""
+        sign = -1 if self.lowest_wins else 1
+        return [Side((seat,), sign * score) for seat, score in enumerate(self.scores(state))]
 
     # The turn clock
 

@@ -83,6 +83,7 @@ class Cabo(Game):
     # Memory mode is switched between rounds, by the host alone. Not moves at once: a snap chosen
     # against one discard must not land on the next.
     host_only = frozenset({"memory"})
+    lowest_wins = True
 
     # Set-up
 

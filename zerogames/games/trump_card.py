@@ -9,6 +9,7 @@ from .base import (
     Action,
     Game,
     IllegalAction,
+    Side,
     State,
     action_type,
     checked_options,
@@ -40,6 +41,10 @@ class TrumpCard(Game):
     title = "Trump Card"
     min_players = PLAYERS
     max_players = PLAYERS
+    rating_rule = (
+        "Trump Card is rated as two teams of two, by the cards each team banked: the team that banked"
+        " more finishes first, KHOTI or not, and equal counts share the place."
+    )
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         """The next match's Trump Chooser is the seat after this match's."""
@@ -116,6 +121,11 @@ class TrumpCard(Game):
             "pile": len(state["pile"]),
             "pile_cards": list(state["pile"]),
         }
+
+    def rating_sides(self, state: State) -> list[Side]:
+        """The two teams, by the cards each banked (a match without KHOTI is a draw by the rules, but
+        its cards still tell the stronger team)."""
+        return [Side(seats, len(state["banked"][team])) for team, seats in enumerate(TEAMS)]
 
     def figures(self, state: State) -> list[dict[str, Any]]:
         """By seat: the trump it named as Chooser (else None), its collections (rounds it won as Senior

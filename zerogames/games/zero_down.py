@@ -55,6 +55,7 @@ class ZeroDown(Game):
     title = "Zero Down"
     min_players = 2
     max_players = 5
+    lowest_wins = True
 
     # Set-up
 
