@@ -1,0 +1,110 @@
+"""Ratings: openskill's Weng-Lin model (Plackett-Luce), one rating per player per game.
+
+Pure: no Flask, no I/O, no clock. A rated game's end becomes each player's `Line` (their side and place);
+the store rates those lines in the transaction that records the game's end, and `recompute` rates every
+rated game of the history again, in the order they ended, giving the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from zerogames.games.base import Side
+
+MODEL = PlackettLuce()
+# A rating stays provisional (shown with "?", kept off the leaderboards) while its uncertainty is above
+# this: some 30 games of five players.
+PROVISIONAL_SIGMA = 5.0
+# The fewest players a rated game has (each game's own minimum counts too: Trump Card's is four).
+FEWEST_RATED = 2
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating at one game: openskill's mu and sigma, and the rated games behind them."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The one number shown, as openskill defines it: mu less three sigmas, a cautious estimate
+        that rises as the player wins and as the rating settles."""
+        return MODEL.rating(self.mu, self.sigma).ordinal()
+
+    @property
+    def provisional(self) -> bool:
+        return self.sigma > PROVISIONAL_SIGMA
+
+    @property
+    def shown(self) -> str:
+        """The ordinal to the nearest whole number, with "?" while provisional: "12", "3?"."""
+        return f"{round(self.ordinal)}{'?' if self.provisional else ''}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's part in a rated game: their seat, the side they were rated with (its index among
+    the game's sides) and that side's place (1 the best; equal places are a tie)."""
+
+    seat: int
+    player: str
+    side: int
+    place: int
+
+
+def is_rated(ranked: bool, players: Sequence[str | None]) -> bool:
+    """Whether a game changes ratings: played in a ranked room, with every seat a signed-up player
+    (None stands for a guest or a bot), at least two of them."""
+    return ranked and len(players) >= FEWEST_RATED and all(player is not None for player in players)
+
+
+def places(sides: Sequence[Side], away: Collection[int] = ()) -> list[int]:
+    """Each side's place, 1 the best, by its standing; equal standings share a place (and the next
+    place skips as many: 1, 1, 3). A side with a seat away at the game's end finishes last, with any
+    other such side."""
+    present = [side for side in sides if not set(side.seats) & set(away)]
+    last = len(present) + 1
+    return [
+        1 + sum(other.standing > side.standing for other in present) if side in present else last
+        for side in sides
+    ]
+
+
+def lines(sides: Sequence[Side], players: Sequence[str], away: Collection[int] = ()) -> list[Line]:
+    """Each seat's line, in seat order, from the game's sides (`Game.rating_sides`) and who sat where."""
+    placed = places(sides, away)
+    side_of = {seat: index for index, side in enumerate(sides) for seat in side.seats}
+    return [Line(seat, players[seat], side_of[seat], placed[side_of[seat]]) for seat in sorted(side_of)]
+
+
+def rate(ratings: Mapping[str, Rating], game: Sequence[Line]) -> dict[str, Rating]:
+    """The ratings of a game's players after it, from theirs before it (`ratings`, where a player
+    without one starts at the model's own start)."""
+    sides = sorted({line.side for line in game})
+    teams = [[line for line in game if line.side == side] for side in sides]
+    before = [[ratings.get(line.player, Rating()) for line in team] for team in teams]
+    after = MODEL.rate(
+        [[MODEL.rating(old.mu, old.sigma) for old in team] for team in before],
+        ranks=[team[0].place for team in teams],
+    )
+    return {
+        line.player: Rating(new.mu, new.sigma, old.games + 1)
+        for team, olds, news in zip(teams, before, after, strict=True)
+        for line, old, new in zip(team, olds, news, strict=True)
+    }
+
+
+def recompute(history: Iterable[tuple[str, Sequence[Line]]]) -> Iterator[dict[str, Rating]]:
+    """Every rated game again, in the order they ended, each as (game id, its lines): yields the
+    ratings of each game's players after it, from nothing but the games before it."""
+    ratings: dict[str, dict[str, Rating]] = {}
+    for game, played in history:
+        of_game = ratings.setdefault(game, {})
+        after = rate(of_game, played)
+        of_game.update(after)
+        yield after
