@@ -21,6 +21,9 @@ from typing import Any
 
 import sqlite_utils
 
+from zerogames import ratings
+from zerogames.ratings import Line, Rating
+
 # A snapshot every so many actions keeps a rebuild short whatever the game's length.
 SNAPSHOT_EVERY = 50
 
@@ -147,6 +150,39 @@ class Store:
                 db["snapshots"].create(
                     {"code": str, "game_no": int, "n": int, "state": str}, pk=("code", "game_no", "n")
                 )
+            self.create_rating_tables()
+
+    def create_rating_tables(self) -> None:
+        """Ratings (zerogames.ratings): each player's at each game, and every rated game's lines."""
+        db = self.db
+        if "ratings" not in db.table_names():
+            db["ratings"].create(
+                {"game": str, "player": str, "mu": float, "sigma": float, "ordinal": float, "games": int},
+                pk=("game", "player"),
+            )
+            # A leaderboard reads a game's ratings best first.
+            db["ratings"].create_index(["game", "ordinal"])
+        if "rating_history" not in db.table_names():
+            # One line per player of each rated game, numbered in the order the game's ratings were
+            # updated (`n`): what a recompute rates again, and each player's chart. mu and sigma are
+            # the player's rating after that game.
+            db["rating_history"].create(
+                {
+                    "game": str,
+                    "n": int,
+                    "code": str,
+                    "game_no": int,
+                    "seat": int,
+                    "player": str,
+                    "side": int,
+                    "place": int,
+                    "mu": float,
+                    "sigma": float,
+                    "ended": float,
+                },
+                pk=("game", "n", "seat"),
+            )
+            db["rating_history"].create_index(["player", "game", "n"])
 
     # Rooms and seats
 
@@ -324,3 +360,115 @@ class Store:
                     [code, game_no],
                 )
             ]
+
+    # Ratings
+
+    def rate_game(self, game: str, code: str, game_no: int, lines: list[Line], ended: float) -> None:
+        """A rated game's lines and its players' new ratings (within the caller's transaction, the one
+        that records the game's end)."""
+        before = self.ratings_unlocked(game, [line.player for line in lines])
+        after = ratings.rate(before, lines)
+        (last,) = self.db.execute(
+            "select coalesce(max(n), 0) from rating_history where game = ?", [game]
+        ).fetchone()
+        for line in lines:
+            rating = after[line.player]
+            self.db.execute(
+                "insert into rating_history"
+                " (game, n, code, game_no, seat, player, side, place, mu, sigma, ended)"
+                " values (?,?,?,?,?,?,?,?,?,?,?)",
+                [game, last + 1, code, game_no, line.seat, line.player, line.side, line.place]
+                + [rating.mu, rating.sigma, ended],
+            )
+            self.save_rating(game, line.player, rating)
+
+    def save_rating(self, game: str, player: str, rating: Rating) -> None:
+        self.db.execute(
+            "insert into ratings (game, player, mu, sigma, ordinal, games) values (?,?,?,?,?,?)"
+            " on conflict (game, player) do update set mu = excluded.mu, sigma = excluded.sigma,"
+            " ordinal = excluded.ordinal, games = excluded.games",
+            [game, player, rating.mu, rating.sigma, rating.ordinal, rating.games],
+        )
+
+    def ratings_unlocked(self, game: str, players: list[str]) -> dict[str, Rating]:
+        marks = ",".join("?" * len(players))
+        rows = self.db.execute(
+            f"select player, mu, sigma, games from ratings where game = ? and player in ({marks})",
+            [game, *players],
+        )
+        return {player: Rating(mu, sigma, games) for player, mu, sigma, games in rows}
+
+    def ratings_of(self, game: str, players: list[str]) -> dict[str, Rating]:
+        """The ratings these players have at this game (a player never rated there has none)."""
+        with self.lock:
+            return self.ratings_unlocked(game, players)
+
+    def player_ratings(self, player: str) -> dict[str, list[Rating]]:
+        """A player's rating at each game they were rated in, after each of their rated games, oldest
+        first (the last is the rating they have)."""
+        found: dict[str, list[Rating]] = {}
+        with self.lock:
+            rows = self.db.execute(
+                "select game, mu, sigma from rating_history where player = ? order by game, n", [player]
+            ).fetchall()
+        for game, mu, sigma in rows:
+            history = found.setdefault(game, [])
+            history.append(Rating(mu, sigma, len(history) + 1))
+        return found
+
+    def leaderboard(self, game: str, offset: int, limit: int) -> list[tuple[str, Rating]]:
+        """A game's settled (not provisional) ratings, best first, from the `offset`-th."""
+        with self.lock:
+            rows = self.db.execute(
+                "select player, mu, sigma, games from ratings where game = ? and sigma <= ?"
+                " order by ordinal desc, player limit ? offset ?",
+                [game, ratings.PROVISIONAL_SIGMA, limit, offset],
+            ).fetchall()
+        return [(player, Rating(mu, sigma, games)) for player, mu, sigma, games in rows]
+
+    def leaderboard_place(self, game: str, player: str) -> int | None:
+        """The player's place on the game's leaderboard, 1 the best; None while provisional or unrated."""
+        with self.lock:
+            mine = self.db.execute(
+                "select ordinal, sigma from ratings where game = ? and player = ?", [game, player]
+            ).fetchone()
+            if mine is None or mine[1] > ratings.PROVISIONAL_SIGMA:
+                return None
+            (better,) = self.db.execute(
+                "select count(*) from ratings where game = ? and sigma <= ?"
+                " and (ordinal > ? or (ordinal = ? and player < ?))",
+                [game, ratings.PROVISIONAL_SIGMA, mine[0], mine[0], player],
+            ).fetchone()
+        return better + 1
+
+    def recompute_ratings(self) -> tuple[int, int, int]:
+        """Every rating again from the rated games' lines, in the order they were rated, in one
+        transaction: (rated games, ratings, ratings whose numbers changed)."""
+        with self.transaction():
+            rows = self.db.execute(
+                "select game, n, seat, player, side, place from rating_history order by game, n, seat"
+            ).fetchall()
+            games: dict[tuple[str, int], list[Line]] = {}
+            for game, n, seat, player, side, place in rows:
+                games.setdefault((game, n), []).append(Line(seat, player, side, place))
+            final: dict[tuple[str, str], Rating] = {}
+            history = [(game, lines) for (game, _), lines in games.items()]
+            for (game, n), after in zip(games, ratings.recompute(history), strict=True):
+                for line in games[game, n]:
+                    rating = after[line.player]
+                    self.db.execute(
+                        "update rating_history set mu = ?, sigma = ? where game = ? and n = ? and seat = ?",
+                        [rating.mu, rating.sigma, game, n, line.seat],
+                    )
+                    final[game, line.player] = rating
+            stored = {
+                (game, player): Rating(mu, sigma, count)
+                for game, player, mu, sigma, count in self.db.execute(
+                    "select game, player, mu, sigma, games from ratings"
+                )
+            }
+            self.db.execute("delete from ratings")
+            for (game, player), rating in final.items():
+                self.save_rating(game, player, rating)
+        changed = sum(stored.get(key) != rating for key, rating in final.items()) + len(stored.keys() - final)
+        return len(games), len(final), changed
