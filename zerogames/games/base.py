@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 
 State = dict[str, Any]
 Action = dict[str, Any]
+# Every type of action a game knows, with the fields such an action holds besides its `type`.
+ActionFields = dict[str, tuple[str, ...]]
 
 
 class IllegalAction(Exception):
@@ -113,12 +115,18 @@ class Side(NamedTuple):
     standing: int
 
 
+def plain(value: Any) -> bool:
+    """A value an action's field may hold: a string, a whole number, a truth value or nothing."""
+    return value is None or type(value) in (str, int, bool)
+
+
 class Game:
     """The engine contract's shared half; each game supplies set-up, actions, views and scores.
 
     Besides the contract (DESIGN.md), a game declares what the site asks of it, so that nothing outside
-    the game's own modules names it: `moves_at_once`, `host_only`, `rematch_options`, and how a
-    rating ranks its players (`lowest_wins`, `rating_sides`, `rating_rule`).
+    the game's own modules names it: `moves_at_once`, `host_only`, `rematch_options`, how a
+    rating ranks its players (`lowest_wins`, `rating_sides`, `rating_rule`), and `action_fields` (what
+    a posted move may hold, checked by `check_action`).
     """
 
     id: str
@@ -134,11 +142,28 @@ class Game:
     lowest_wins = False
     # How a rating ranks the game's players, in words, where it is not each player by their own score.
     rating_rule: str | None = None
+    action_fields: ActionFields
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         """The options of the next game at the same table, after the finished game `state` was played
         with `options`: the same, unless the game passes something on from match to match."""
         return dict(options)
+
+    def check_action(self, action: Any) -> Action:
+        """The action, if it holds only what this game's actions hold: a known `type`, that type's
+        fields, and in each a plain value or a list of them (a seat and a slot, a set of cards).
+        Anything else is refused whole, so that nothing the game does not know is ever stored."""
+        kind = action_type(action)
+        if kind not in self.action_fields:
+            raise IllegalAction(f"That is not an action of {self.title}.")
+        unknown = set(action) - {"type", *self.action_fields[kind]}
+        if unknown:
+            known = ", ".join(sorted(unknown))
+            raise IllegalAction(f"That move holds what {self.title} does not know: {known}.")
+        for value in action.values():
+            if not (plain(value) or (type(value) is list and all(plain(item) for item in value))):
+                raise IllegalAction("That move holds a value that could not be read.")
+        return action
 
     def dump(self, state: State) -> dict[str, Any]:
         return thaw(state)

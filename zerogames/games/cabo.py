@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     Action,
+    ActionFields,
     Game,
     IllegalAction,
     SharedAction,
@@ -84,6 +85,20 @@ class Cabo(Game):
     # against one discard must not land on the next.
     host_only = frozenset({"memory"})
     lowest_wins = True
+    action_fields: ClassVar[ActionFields] = {
+        "peek": ("slots",),
+        "memory": ("on",),
+        "draw": (),
+        "keep": ("slot",),
+        "discard": (),
+        "take": ("slot",),
+        "cabo": (),
+        "look": ("seat", "slot"),
+        "swap": ("a", "b"),
+        "skip": (),
+        "snap": ("seat", "slot"),
+        "give": ("slot",),
+    }
 
     # Set-up
 

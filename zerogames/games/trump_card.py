@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     Action,
+    ActionFields,
     Game,
     IllegalAction,
     Side,
@@ -45,6 +46,7 @@ class TrumpCard(Game):
         "Trump Card is rated as two teams of two, by the cards each team banked: the team that banked"
         " more finishes first, KHOTI or not, and equal counts share the place."
     )
+    action_fields: ClassVar[ActionFields] = {"trump": ("suit",), "play": ("card",)}
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         """The next match's Trump Chooser is the seat after this match's."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     Action,
+    ActionFields,
     Game,
     IllegalAction,
     SharedAction,
@@ -49,6 +50,12 @@ class Zero(Game):
     min_players = 3
     max_players = MOST_PLAYERS
     moves_at_once = True  # every card is played face down, each seat on its own
+    action_fields: ClassVar[ActionFields] = {
+        "play": ("card",),
+        "guess": ("total",),
+        "safe": ("cards",),
+        "done": (),
+    }
 
     # Set-up
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     Action,
+    ActionFields,
     Game,
     IllegalAction,
     SharedAction,
@@ -56,6 +57,7 @@ class ZeroDown(Game):
     min_players = 2
     max_players = 5
     lowest_wins = True
+    action_fields: ClassVar[ActionFields] = {"swap": ("give", "take"), "knock": ()}
 
     # Set-up
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
     Action,
+    ActionFields,
     Game,
     IllegalAction,
     SharedAction,
@@ -32,6 +33,7 @@ class ZeroGame(Game):
     title = "Zero Game"
     min_players = 3
     max_players = 7
+    action_fields: ClassVar[ActionFields] = {"bid": ("bid",), "play": ("card",)}
 
     # Set-up
 
