@@ -35,7 +35,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BOT_DELAY=float(os.environ.get("ZEROGAMES_BOT_DELAY", "0.8")),
         # "i/n": this is process i of n, owning the rooms whose code starts with its letters.
         SHARD=os.environ.get("ZEROGAMES_SHARD", "0/1"),
-        SOCK_SERVER_OPTIONS={"ping_interval": 25},
+        # Where players reach the site, as "https://cards.example.org": share and rejoin links are made
+        # on it, and pages must come from it. Unset, both follow the address a request came in by.
+        SITE_URL=os.environ.get("ZEROGAMES_SITE_URL", ""),
+        # Addresses (or networks) of the reverse proxies in front: only their X-Forwarded-For and
+        # X-Forwarded-Proto are believed.
+        PROXIES=os.environ.get("ZEROGAMES_PROXIES", ""),
+        # A page says only which change it shows (a few bytes): anything long closes the socket.
+        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 256},
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
         SESSION_COOKIE_SAMESITE="Lax",
     )

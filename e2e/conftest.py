@@ -51,7 +51,8 @@ def free_port() -> int:
 class Server:
     """The site as `make run` serves it (gunicorn, gevent), on its own port and database."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, env: dict[str, str] | None = None) -> None:
+        self.env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = database
@@ -65,6 +66,7 @@ class Server:
             "ZEROGAMES_DEV": "1",
             "ZEROGAMES_BOT_DELAY": "0",
             "ZEROGAMES_SECRET_KEY": "e2e",
+            **self.env,
         }
         self.process = subprocess.Popen(
             [

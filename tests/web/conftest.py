@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from html import unescape
@@ -26,10 +27,14 @@ def registry(app):
 
 @pytest.fixture
 def player(app):
-    """player("Ann") -> a test client that has chosen that name."""
+    """player("Ann") -> a test client that has chosen that name, on an address of its own (as players
+    on their own devices are: the site's limits count by address)."""
+    addresses = itertools.count(2)
 
     def make(name: str):
+        n = next(addresses)
         client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = f"127.0.{n // 256}.{n % 256}"
         client.name = name
         return client
 

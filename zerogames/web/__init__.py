@@ -8,7 +8,7 @@ from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_nam
 from zerogames.rooms import RoomRegistry
 from zerogames.store import Store
 
-from . import identity, live, lobby, table, tables
+from . import guard, identity, limits, live, lobby, table, tables
 from .drawings import Drawings
 from .templating import TemplateEnvironment
 from .viewmodel import action_value, viewer_context
@@ -18,6 +18,8 @@ def init_app(app: Flask) -> None:
     # Set before the app's first use of its template environment, which is made once, on that use.
     app.jinja_environment = TemplateEnvironment
     app.session_interface = identity.SessionInterface()
+    guard.init_app(app)
+    limits.init_app(app)
     store = Store(app.config["DATABASE"])
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))

@@ -50,7 +50,11 @@ def tab_args() -> dict[str, str]:
 
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, with the signer made once per app rather than on every request
-    (every move is a request)."""
+    (every move is a request), and the cookie kept to HTTPS whenever the site is reached by it."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        site = app.config.get("SITE_URL") or ""
+        return super().get_cookie_secure(app) or request.is_secure or site.startswith("https:")
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         if "zerogames.signer" not in app.extensions:

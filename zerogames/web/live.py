@@ -12,13 +12,13 @@ import zlib
 from typing import Any
 
 import simple_websocket.ws
-from flask import Blueprint
+from flask import Blueprint, abort, g, request
 from flask_sock import Sock
 from wsproto.extensions import PerMessageDeflate
 
 from zerogames.rooms import Published, Subscriber
 
-from . import render, viewmodel
+from . import identity, limits, render, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("live", __name__)
@@ -42,8 +42,13 @@ class LightDeflate(PerMessageDeflate):
 # simple-websocket offers wsproto's extension by this module-level name when a socket opens.
 simple_websocket.ws.PerMessageDeflate = LightDeflate
 
-# Seconds a new socket waits for its page to say what it shows.
+# Seconds a new socket waits for its page to say what it shows, and the longest such message read.
 HELLO_WAIT = 2.0
+HELLO_LENGTH = 64
+# The close codes (RFC 6455) of a socket whose first message could not be read (inconsistent data),
+# and of one whose page said more after it (a policy violation: the channel only pushes).
+UNREADABLE = 1007
+SPOKE_AGAIN = 1008
 
 
 class Pusher:
@@ -81,38 +86,89 @@ class Pusher:
         return "".join(changed)
 
 
+class Unreadable(Exception):
+    """A page's first message that is not `{"seq": N}`: the socket is closed, saying so."""
+
+
+def shown_seq(message: str | bytes | None) -> int | None:
+    """The change a page says its table was drawn from, `{"seq": N}` (N a whole number, or its digits);
+    None when the page says nothing (silence, or `{}`)."""
+    if not message:
+        return None
+    try:
+        hello = json.loads(message) if len(message) <= HELLO_LENGTH else None
+    except ValueError:
+        hello = None
+    if not isinstance(hello, dict) or set(hello) - {"seq"}:
+        raise Unreadable
+    seq = hello.get("seq")
+    if seq is None:
+        return None
+    if isinstance(seq, str) and seq.isascii() and seq.isdigit():
+        return int(seq)
+    if type(seq) is not int:  # not True, not 1e400
+        raise Unreadable
+    return seq
+
+
 def what_the_page_shows(ws, room) -> Published | None:
     """The page's first (and only) message names the change its table was drawn from.
 
     A page that says nothing, or whose change the room no longer keeps, is sent its table whole.
     """
-    try:
-        return room.recent.get(int(json.loads(ws.receive(timeout=HELLO_WAIT) or "{}")["seq"]))
-    except (ValueError, KeyError, TypeError):
-        return None
+    seq = shown_seq(ws.receive(timeout=HELLO_WAIT))
+    return None if seq is None else room.recent.get(seq)
+
+
+@bp.before_request
+def take_a_channel() -> None:
+    """Before the handshake: the room must exist and this client have a live channel to spare, else a
+    plain 404 or 429 answers it (no socket is opened only to be closed)."""
+    limits.looking_up()
+    room = web_registry().get((request.view_args or {}).get("code", ""))
+    if room is None:
+        limits.missed()
+        abort(404, description="No table has that code.")
+    seated = room.seat_of(identity.current_uid()) is not None
+    g.live_lease = limits.open_channel(None if seated else room.code)
+
+
+@bp.teardown_request
+def give_the_channel_back(error: BaseException | None) -> None:
+    lease = g.pop("live_lease", None)
+    if lease is not None:
+        limits.limits().channels.close(lease)
 
 
 @sock.route("/r/<code>/live", bp=bp)
 def live(ws, code: str) -> None:
     registry = web_registry()
     room = registry.get(code)
-    if room is None:
-        return
     who = viewmodel.viewer(room.code)
     pusher = Pusher(room.code, room.game_id, who)
-    shown = what_the_page_shows(ws, room)
+    try:
+        shown = what_the_page_shows(ws, room)
+    except Unreadable:
+        ws.close(UNREADABLE, 'The first message must be {"seq": N}, the change the page shows.')
+        return
     if shown is not None:
         pusher.seed(shown)
     subscriber = Subscriber(who.uid)
+    # One event for both: the room's changes, and the socket's own news (a message, or its closing),
+    # so that a closed channel goes at once and gives its place back.
+    subscriber.event = ws.event
     registry.subscribe(room, subscriber)
     try:
         while ws.connected:
             subscriber.event.clear()
+            if ws.receive(timeout=0) is not None:
+                ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
+                return
             published = room.published
             if published.seq > pusher.seq:
                 message = pusher.message(published)
                 if message:
                     ws.send(message)
-            subscriber.event.wait()  # a change, or the registry's regular waking (wake_everyone)
+            subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking
     finally:
         registry.unsubscribe(room, subscriber)

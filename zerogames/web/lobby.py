@@ -15,7 +15,7 @@ from flask import (
 
 from zerogames.rooms import Refused, clean_name
 
-from . import identity, tables
+from . import identity, limits, tables
 from .registry import web_registry
 
 bp = Blueprint("lobby", __name__)
@@ -40,6 +40,7 @@ def create():
             raise Refused("Pick one of the games on the list.")
         name = clean_name(request.form.get("name"))
         options = table.parse_options(request.form)
+        limits.room_created()
         room = web_registry().create(game_id, options, identity.current_uid(), name)
     except Refused as refusal:
         flash(refusal.reason, "error")
@@ -51,7 +52,9 @@ def create():
 @bp.get("/join")
 def join():
     code = request.args.get("code", "").strip().upper()
+    limits.looking_up()
     if web_registry().get(code) is None:
+        limits.missed()
         flash(
             f"No table has the code {code!r}: check the letters with your host."
             if code

@@ -22,17 +22,20 @@ from flask import (
 )
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from zerogames.games import IllegalAction
 from zerogames.rooms import Refused, Room, clean_name
 
-from . import identity, render, tables, viewmodel
+from . import guard, identity, limits, render, tables, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("table", __name__)
 
 
 def find_room(code: str) -> Room:
+    limits.looking_up()
     room = web_registry().get(code)
     if room is None:
+        limits.missed()
         abort(404, description=f"No table has the code {code.upper()!r}. Check the letters with your host.")
     return room
 
@@ -48,13 +51,13 @@ def page_context(room: Room) -> dict[str, Any]:
     me = room.seat_of(uid)
     rejoin = None
     if me is not None:
-        rejoin = url_for("table.rejoin", code=room.code, token=rejoin_token(room, me, uid), _external=True)
+        rejoin = guard.external_url("table.rejoin", code=room.code, token=rejoin_token(room, me, uid))
     return {
         "room": viewmodel.room_info(room.code, room.game_id, published, uid),
         "table": tables.TABLES[room.game_id],
         "body": viewmodel.room_body(drawn.regions, published.status, room.game_id),
-        "share": url_for("table.room", code=room.code, _external=True),
-        "live": url_for("live.live", code=room.code, **identity.tab_args()),
+        "share": guard.external_url("table.room", code=room.code),
+        "live": guard.external_url("live.live", code=room.code, **identity.tab_args()),
         "rejoin": rejoin,
         "name": identity.current_name(),
     }
@@ -137,22 +140,35 @@ def again(code: str):
     return attempt(room, lambda: web_registry().rematch(room, identity.current_uid()))
 
 
-def posted_action() -> Any:
-    """The action button's JSON, plus a field `action.<key>` for each part picked apart from it.
+# The longest action a form of the site posts is a few dozen characters; this is also too short to
+# nest deep enough to exhaust the JSON parser (a thousand levels).
+ACTION_LENGTH = 512
+
+
+def posted_action(room: Room) -> dict[str, Any]:
+    """The action button's JSON, plus a field `action.<key>` for each part picked apart from it, if
+    it holds only what the room's game knows (else refused: nothing else is ever stored).
 
     A move picked in steps (Zero Down's swap: a card of yours, then a pool card) is two radio groups
     named `action.give` and `action.take` beside a `{"type": "swap"}` button: plain HTML, no script.
     """
+    unreadable = Refused("That move could not be read: please try again.")
+    posted = request.form.get("action", "")
+    if len(posted) > ACTION_LENGTH:
+        raise unreadable
     try:
-        action = json.loads(request.form.get("action", ""))
+        action = json.loads(posted)
     except ValueError:
-        raise Refused("That move could not be read: please try again.") from None
+        raise unreadable from None
     parts = {
         name[len("action.") :]: value for name, value in request.form.items() if name.startswith("action.")
     }
     if parts and isinstance(action, dict):
         action = {**action, **parts}
-    return action
+    try:
+        return room.rules.check_action(action)
+    except IllegalAction as refusal:
+        raise Refused(refusal.reason) from None
 
 
 @bp.post("/r/<code>/act")
@@ -164,7 +180,7 @@ def act(code: str):
             room,
             identity.current_uid(),
             request.form.get("version"),
-            posted_action(),
+            posted_action(room),
             request.form.get("seat"),
         )
 
