@@ -5,7 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from zerogames.games.cards import RANK_ORDER, trick_winner
+from zerogames.games import GAMES
+from zerogames.games.base import State
+from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
+from zerogames.games.zero_game import BIDS, PLAYS
+
+from .search import best_by_deals
 
 
 def strength(card: str, trump: str | None) -> float:
@@ -36,3 +41,210 @@ def choose(
         losers = [card for card in cards if card not in winners]
         choice = max(losers, key=by_strength.index) if losers else by_strength[0]
     return {"type": "play", "card": choice}
+
+
+# Normal and Hard remember the round's tricks: a view shows only the trick on the table and the one
+# just finished, so the cards played before are kept from view to view.
+
+
+class Memory:
+    """The current round's finished tricks, in order, as the seat saw them finish."""
+
+    def __init__(self) -> None:
+        self.round: int | None = None
+        self.tricks: list[list[tuple[int, str]]] = []
+        # False when a trick finished unseen (the bot was seated mid-round): Hard then plays as Normal.
+        self.whole = True
+
+    def see(self, view: dict[str, Any]) -> None:
+        finished = sum(view["tricks"])
+        if view["round"] != self.round:
+            self.round, self.tricks = view["round"], []
+            self.whole = finished == 0 and not view["trick"]
+        if len(self.tricks) < finished:
+            last = view["last_trick"]
+            if last is not None and len(self.tricks) == finished - 1:
+                self.tricks.append([(seat, card) for seat, card in last["cards"]])
+            else:
+                self.whole = False
+                self.tricks.extend([[]] * (finished - len(self.tricks)))
+
+    def played(self, view: dict[str, Any]) -> list[tuple[int, str]]:
+        """Every card played this round that the seat saw, in order, the table's trick included."""
+        return [*(pair for trick in self.tricks for pair in trick), *((s, c) for s, c in view["trick"])]
+
+    def voids(self, view: dict[str, Any]) -> dict[int, set[str]]:
+        """The suits each seat has shown it lacks: it did not follow the suit led."""
+        lacking: dict[int, set[str]] = {seat: set() for seat in range(view["players"])}
+        for trick in [*self.tricks, view["trick"]]:
+            if trick:
+                led = trick[0][1][1]
+                for seat, card in trick[1:]:
+                    if card[1] != led:
+                        lacking[seat].add(led)
+        return lacking
+
+
+def out_of_play(view: dict[str, Any], memory: Memory) -> set[str]:
+    """Cards the seat knows no opponent holds: its hand, the trump card, every card played."""
+    known = set(view["hand"]) | {card for _, card in memory.played(view)}
+    if view["trump"]:
+        known.add(view["trump"])
+    return known
+
+
+def higher_unseen(card: str, known: set[str]) -> int:
+    """How many cards of its suit above it might still be in another hand."""
+    return sum(1 for rank in RANKS[RANK_ORDER[card[0]] + 1 :] if rank + card[1] not in known)
+
+
+def winning_chance(card: str, trump: str | None, known: set[str], players: int) -> float:
+    """Normal's reckoning of a card's chance to take a trick, from the cards it knows are out."""
+    above = higher_unseen(card, known)
+    if trump and card[1] == trump:
+        return max(0.15, 0.95 - 0.3 * above)
+    # A plain card is ruffed more often at a bigger table.
+    plain = {0: 0.8, 1: 0.35}.get(above, 0.0)
+    return plain * (1.0 - 0.04 * (players - 3))
+
+
+def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
+    trump = view["trump"][1] if view["trump"] else None
+    known = out_of_play(view, memory)
+    if legal[0]["type"] == "bid":
+        wanted = sum(winning_chance(card, trump, known, view["players"]) for card in view["hand"])
+        return min(legal, key=lambda action: (abs(action["bid"] - wanted), action["bid"]))
+    seat = view["seat"]
+    need = view["bids"][seat] - view["tricks"][seat]
+    cards = [action["card"] for action in legal]
+    played = [card for _, card in view["trick"]]
+    last_to_play = len(played) == view["players"] - 1
+    by_strength = sorted(cards, key=lambda card: (card[1] == trump, RANK_ORDER[card[0]]))
+    if not played:
+        # Leading: the likeliest winner when a trick is wanted, the weakest card when not.
+        if need > 0:
+            best = max(cards, key=lambda card: winning_chance(card, trump, known, view["players"]))
+            return {"type": "play", "card": best}
+        return {"type": "play", "card": by_strength[0]}
+    winners = [card for card in cards if trick_winner([*played, card], trump) == len(played)]
+    if need > 0 and winners:
+        # Win with a card that will hold (the last to play, or nothing unseen above it) if there is one.
+        holding = [card for card in winners if last_to_play or higher_unseen(card, known) == 0]
+        choice = min(holding or winners, key=by_strength.index)
+    elif need > 0:
+        choice = by_strength[0]
+    else:
+        losers = [card for card in cards if card not in winners]
+        choice = max(losers, key=by_strength.index) if losers else by_strength[0]
+    return {"type": "play", "card": choice}
+
+
+
+# Hard: deals of the unseen cards that agree with the round so far (voids included), each rebuilt with
+# the real engine from a stacked deck and the round's bids and plays, then played out by every seat.
+
+DEFAULT_BUDGET = 24
+# In a play-out the other seats play greedily, but now and then at random: the table may hold anyone
+# from a careful player to a random one, and a search sure of its opponents is easily fooled.
+WILD = 0.3
+RULES = GAMES["zero_game"]
+
+
+def hard(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+) -> dict[str, Any]:
+    if len(legal) == 1:
+        return legal[0]
+    fallback = normal(view, legal, memory, rng)
+    if not memory.whole:
+        return fallback
+    seat = view["seat"]
+
+    def outcome(state: State, action: dict[str, Any]) -> float:
+        return RULES.scores(play_out(RULES.apply(state, seat, action), seat, rng))[seat]
+
+    chosen = best_by_deals(legal, lambda: sample_round(view, memory, rng), outcome, budget or DEFAULT_BUDGET)
+    return chosen or fallback
+
+
+def sample_round(view: dict[str, Any], memory: Memory, rng: random.Random) -> State | None:
+    """The round as it may be: unseen cards dealt to the other seats (none of a suit a seat lacks), the
+    round replayed to now with the engine. A one-round game, so its score is this round's points."""
+    seat, players, dealt = view["seat"], view["players"], view["cards_dealt"]
+    played = memory.played(view)
+    hands = deal_unseen(view, memory, rng)
+    if hands is None:
+        return None
+    for who, card in played:
+        hands[who].append(card)
+    first = (view["dealer"] + 1) % players
+    deck: list[str] = [""] * (players * dealt)
+    for offset in range(players):
+        for index, card in enumerate(hands[(first + offset) % players]):
+            deck[offset + players * index] = card
+    hands[seat] = []
+    in_hands = set(deck)
+    rest = [card for card in STANDARD_DECK if card not in in_hands]
+    if view["trump"]:
+        rest.remove(view["trump"])
+        rest.insert(0, view["trump"])
+    options = {"schedule": [dealt], "dealer": view["dealer"], "decks": [deck + rest]}
+    state = RULES.new_game(players, 0, options)
+    for offset in range(players):
+        bidder = (first + offset) % players
+        if view["bids"][bidder] is None:
+            break
+        state = RULES.apply(state, bidder, BIDS[view["bids"][bidder]])
+    for who, card in played:
+        state = RULES.apply(state, who, PLAYS[card])
+    return state
+
+
+def deal_unseen(view: dict[str, Any], memory: Memory, rng: random.Random) -> list[list[str]] | None:
+    """The other seats' hands drawn from the unseen cards, each avoiding the suits it has shown it lacks
+    (the most constrained seat first; a few tries, then None)."""
+    seat = view["seat"]
+    known = out_of_play(view, memory)
+    unseen = [card for card in STANDARD_DECK if card not in known]
+    voids = memory.voids(view)
+    others = sorted((s for s in range(view["players"]) if s != seat), key=lambda s: -len(voids[s]))
+    for _ in range(8):
+        rng.shuffle(unseen)
+        left = list(unseen)
+        hands: list[list[str]] = [[] for _ in range(view["players"])]
+        hands[seat] = list(view["hand"])
+        for other in others:
+            fits = [card for card in left if card[1] not in voids[other]][: view["hand_sizes"][other]]
+            if len(fits) < view["hand_sizes"][other]:
+                break
+            hands[other] = fits
+            taken = set(fits)
+            left = [card for card in left if card not in taken]
+        else:
+            return hands
+    return None
+
+
+def play_out(state: State, me: int, rng: random.Random) -> State:
+    """Every seat bids and plays to the round's end as Easy would, the others now and then at random."""
+    while state["phase"] != "over":
+        seat = state["turn"]
+        legal = RULES.legal_actions(state, seat)
+        if seat != me and rng.random() < WILD:
+            action = legal[int(rng.random() * len(legal))]
+        else:
+            action = choose(bare_view(state, seat), legal, "easy", rng)
+        state = RULES.apply(state, seat, action)
+    return state
+
+
+def bare_view(state: State, seat: int) -> dict[str, Any]:
+    """What Easy reads of a view, straight from a play-out's state (far cheaper than the full view)."""
+    return {
+        "seat": seat,
+        "hand": state["hands"][seat],
+        "trump": state["stock"][0] if state["stock"] else None,
+        "bids": state["bids"],
+        "tricks": state["tricks"],
+        "trick": state["trick"],
+    }

@@ -1,0 +1,281 @@
+"""Bot against bot: play many games of one game and print how each bot level fared.
+
+    python -m zerogames.sim GAME --seats hard,easy,easy,easy,easy --games N --seed S [--json]
+                            [--options JSON] [--budget DEALS]
+
+Deals are duplicated: game i is deal S + i // players, played with the lineup turned i % players seats,
+so every deal is played with each level in every seat and the luck of the cards cancels out.
+Per level (each seat of a level counts as one game of it): games, win rate with its 95% interval,
+mean final score, the game's own figure and decision times. A progress bar runs on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerogames.bots import SIM_LEVELS, Bot
+from zerogames.games import GAMES, Game
+
+# Seconds of play each action stands for, so that Cabo's sightings do run out as at a table.
+SECONDS_PER_ACTION = 1.0
+# A game that has not ended after this many actions is a bug, not a long game.
+MOST_ACTIONS = 100_000
+Z95 = 1.959964
+
+
+@dataclass
+class Tally:
+    """What one level did over the run; a level in several seats counts each seat's game."""
+
+    games: int = 0
+    wins: int = 0
+    score: float = 0.0
+    # The game's own figure as a numerator and denominator summed over games (see FIGURES).
+    figure: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    calls: int = 0
+    calls_won: int = 0
+    decisions_ms: list[float] = field(default_factory=list)
+
+
+def wilson(wins: int, games: int) -> tuple[float, float]:
+    """The 95% interval of a win rate (Wilson's score interval: sound near 0 and 1 too)."""
+    if not games:
+        return (0.0, 0.0)
+    rate = wins / games
+    spread = Z95 * math.sqrt(rate * (1 - rate) / games + Z95**2 / (4 * games**2))
+    middle = rate + Z95**2 / (2 * games)
+    scale = 1 + Z95**2 / games
+    return (max(0.0, (middle - spread) / scale), min(1.0, (middle + spread) / scale))
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (0 when there is nothing to rank)."""
+    if not values:
+        return 0.0
+    ranked = sorted(values)
+    return ranked[max(0, math.ceil(share * len(ranked)) - 1)]
+
+
+# Each game's own figure for a seat of a finished game, as (numerator, denominator), from the public
+# record of the game (the spectator's view) and its result.
+
+
+def bids_made(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
+    """Zero Game: percent of rounds in which the seat made its bid exactly."""
+    made = sum(1 for summary in view["history"] if summary["bids"][seat] == summary["tricks"][seat])
+    return 100.0 * made, len(view["history"])
+
+
+def safe_cards(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
+    """Zero: safe cards per game."""
+    return result["scores"][seat], 1
+
+
+def round_score(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
+    """Zero Down: mean penalty points per round (a game has as many rounds as players)."""
+    return result["scores"][seat], view["players"]
+
+
+def banked_share(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
+    """Trump Card: the seat's team's share of the cards banked, in percent."""
+    return 100.0 * result["banked"][seat % 2], sum(result["banked"])
+
+
+def cabo_round_points(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
+    """Cabo: mean points per round."""
+    return sum(summary["points"][seat] for summary in view["history"]), len(view["history"])
+
+
+FIGURES: dict[str, tuple[str, Callable[..., tuple[float, float]]]] = {
+    "zero_game": ("bids made %", bids_made),
+    "zero": ("safe cards/game", safe_cards),
+    "zero_down": ("mean round score", round_score),
+    "trump_card": ("banked %", banked_share),
+    "cabo": ("mean round points", cabo_round_points),
+}
+
+
+def lineup_for(levels: list[str], game: int) -> list[str]:
+    """Game i's seats: the lineup turned i seats, so that every level sits in every seat."""
+    turn = game % len(levels)
+    return levels[-turn:] + levels[:-turn] if turn else list(levels)
+
+
+def play_game(
+    rules: Game, lineup: list[str], seed: int, options: dict[str, Any], budget: int | None, tallies: dict
+) -> dict[str, Any]:
+    """One game bot against bot; each seat's decisions are timed into its level's tally."""
+    players = len(lineup)
+    bots = [Bot(rules.id, level, budget) for level in lineup]
+    rngs = [random.Random(f"{seed}/{seat}/{level}") for seat, level in enumerate(lineup)]
+    order = random.Random(f"{seed}/order")
+    state = rules.new_game(players, seed, options)
+    now = 0.0
+    for _ in range(MOST_ACTIONS):
+        if rules.result(state) is not None:
+            return state
+        remembering = [seat for seat, bot in enumerate(bots) if bot.memory is not None]
+        views = {seat: rules.view(state, seat, now) for seat in remembering}
+        for seat, view in views.items():
+            bots[seat].see(view)
+        asked = [(seat, rules.legal_actions(state, seat, now)) for seat in range(players)]
+        acting = [(seat, legal) for seat, legal in asked if legal]
+        # Seats that may act at once (Zero's plays, Cabo's snaps) are asked in a random order; a bot may
+        # wait (None), but the one whose turn it is always acts.
+        order.shuffle(acting)
+        for seat, legal in acting:
+            view = views.get(seat) or rules.view(state, seat, now)
+            start = time.perf_counter()
+            action = bots[seat].choose(view, legal, rngs[seat])
+            tallies[lineup[seat]].decisions_ms.append((time.perf_counter() - start) * 1000)
+            if action is not None:
+                if action not in legal:
+                    raise AssertionError(f"{lineup[seat]} bot chose an illegal action: {action}")
+                state = rules.apply(state, seat, action, now)
+                break
+        else:
+            raise AssertionError("every seat waited: the game cannot go on")
+        now += SECONDS_PER_ACTION
+    raise AssertionError(f"no end after {MOST_ACTIONS} actions")
+
+
+def count_game(rules: Game, lineup: list[str], state: dict[str, Any], tallies: dict[str, Tally]) -> None:
+    result = rules.result(state)
+    view = rules.view(state, None)
+    _, figure = FIGURES[rules.id]
+    for seat, level in enumerate(lineup):
+        tally = tallies[level]
+        tally.games += 1
+        tally.wins += seat in result["winners"]
+        tally.score += result["scores"][seat]
+        numerator, denominator = figure(view, result, seat)
+        tally.figure[0] += numerator
+        tally.figure[1] += denominator
+        if rules.id == "cabo":
+            calls = [summary for summary in view["history"] if summary["caller"] == seat]
+            tally.calls += len(calls)
+            tally.calls_won += sum(1 for summary in calls if summary["outcome"] == "lowest")
+
+
+def simulate(
+    game_id: str,
+    levels: list[str],
+    games: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    budget: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play `games` games and return one summary per level, in the order the levels first appear."""
+    rules = GAMES[game_id]
+    tallies = {level: Tally() for level in levels}
+    for game in range(games):
+        lineup = lineup_for(levels, game)
+        state = play_game(rules, lineup, seed + game // len(levels), options or {}, budget, tallies)
+        count_game(rules, lineup, state, tallies)
+        if progress:
+            progress(game + 1, games)
+    return [summary(game_id, level, tally) for level, tally in tallies.items()]
+
+
+def summary(game_id: str, level: str, tally: Tally) -> dict[str, Any]:
+    figure = tally.figure[0] / tally.figure[1] if tally.figure[1] else 0.0
+    low, high = wilson(tally.wins, tally.games)
+    row = {
+        "level": level,
+        "games": tally.games,
+        "win_rate": tally.wins / tally.games if tally.games else 0.0,
+        "win_rate_ci95": [low, high],
+        "mean_score": tally.score / tally.games if tally.games else 0.0,
+        "figure": figure,
+        "decision_ms_p50": percentile(tally.decisions_ms, 0.50),
+        "decision_ms_p99": percentile(tally.decisions_ms, 0.99),
+        "decision_ms_max": max(tally.decisions_ms, default=0.0),
+    }
+    if game_id == "cabo":
+        row["calls"] = tally.calls
+        row["calls_won"] = tally.calls_won
+    return row
+
+
+def table(game_id: str, rows: list[dict[str, Any]]) -> str:
+    name, _ = FIGURES[game_id]
+    head = f"{'level':<8} {'games':>6} {'win rate':>9} {'95% interval':>15} {'mean score':>11} {name:>18}"
+    head += f" {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+    if game_id == "cabo":
+        head += f" {'calls won':>11}"
+    lines = [head]
+    for row in rows:
+        low, high = row["win_rate_ci95"]
+        line = (
+            f"{row['level']:<8} {row['games']:>6} {row['win_rate']:>9.1%} {f'{low:.1%}-{high:.1%}':>15}"
+            f" {row['mean_score']:>11.2f} {row['figure']:>18.2f} {row['decision_ms_p50']:>8.2f}"
+            f" {row['decision_ms_p99']:>8.2f} {row['decision_ms_max']:>8.1f}"
+        )
+        if game_id == "cabo":
+            calls = f"{row['calls_won']}/{row['calls']}"
+            line += f" {calls:>11}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def progress_bar(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m zerogames.sim", description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=sorted(GAMES))
+    levels = ", ".join(SIM_LEVELS)
+    parser.add_argument("--seats", required=True, help=f"one level a seat, comma-separated: {levels}")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="one JSON object per level instead of a table")
+    parser.add_argument("--options", type=json.loads, default={}, help="the game's options as JSON")
+    parser.add_argument("--budget", type=int, help="Hard's deals per decision (default: the game's own)")
+    args = parser.parse_args(argv)
+    rules = GAMES[args.game]
+    args.levels = args.seats.split(",")
+    unknown = [level for level in args.levels if level not in SIM_LEVELS]
+    if unknown:
+        parser.error(f"unknown level(s) {', '.join(unknown)}: choose from {', '.join(SIM_LEVELS)}")
+    if not rules.min_players <= len(args.levels) <= rules.max_players:
+        seats = f"{rules.min_players} to {rules.max_players}"
+        parser.error(f"{rules.title} seats {seats} players, not {len(args.levels)}")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if not isinstance(args.options, dict):
+        parser.error("--options must be a JSON object")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(argv)
+    try:
+        rows = simulate(
+            args.game, args.levels, args.games, args.seed, args.options, args.budget, progress_bar
+        )
+    except ValueError as error:  # a bad game option
+        sys.exit(f"error: {error}")
+    if args.json:
+        for row in rows:
+            print(json.dumps(row))
+    else:
+        print(table(args.game, rows))
+
+
+if __name__ == "__main__":
+    main()
