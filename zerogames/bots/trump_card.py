@@ -5,7 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from zerogames.games.cards import RANK_ORDER, SUITS, trick_winner
+from zerogames.games import GAMES
+from zerogames.games.base import State
+from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, SUITS, trick_winner
+from zerogames.games.trump_card import FIRST_DEAL
+
+from .search import best_by_deals
 
 
 def suit_strength(hand: list[str], suit: str) -> tuple[int, int]:
@@ -40,3 +45,171 @@ def choose(
     winners = [card for card in cards if trick_winner([*played, card], trump) == len(played)]
     # Win as cheaply as possible (a trump only when it wins), else throw the lowest card.
     return {"type": "play", "card": min(winners, key=by_strength.index) if winners else by_strength[0]}
+
+
+# Normal and Hard remember the match's rounds: a view shows the round on the table, the last one and
+# the pile, but not the cards a team banked.
+
+
+class Memory:
+    """Every finished round's cards, in order, as the seat saw them finish."""
+
+    def __init__(self) -> None:
+        self.rounds: list[list[tuple[int, str]]] = []
+        # False when a round finished unseen (the bot was seated mid-match): Hard then plays as Normal.
+        self.whole = True
+
+    def see(self, view: dict[str, Any]) -> None:
+        finished = len(view["history"])
+        if len(self.rounds) < finished:
+            last = view["last_round"]
+            if last is not None and len(self.rounds) == finished - 1:
+                self.rounds.append([(seat, card) for seat, card in last["cards"]])
+            else:
+                self.whole = False
+                self.rounds.extend([[]] * (finished - len(self.rounds)))
+
+    def played(self, view: dict[str, Any]) -> list[tuple[int, str]]:
+        """Every card played this match that the seat saw, in order, the table's round included."""
+        return [*(pair for cards in self.rounds for pair in cards), *((s, c) for s, c in view["trick"])]
+
+    def voids(self, view: dict[str, Any]) -> dict[int, set[str]]:
+        """The suits each seat has shown it lacks: it did not follow the suit led."""
+        lacking: dict[int, set[str]] = {seat: set() for seat in range(4)}
+        for cards in [*self.rounds, view["trick"]]:
+            if cards:
+                led = cards[0][1][1]
+                for seat, card in cards[1:]:
+                    if card[1] != led:
+                        lacking[seat].add(led)
+        return lacking
+
+
+def higher_unseen(card: str, known: set[str]) -> int:
+    """How many cards of its suit above it might still be in another hand."""
+    return sum(1 for rank in RANKS[RANK_ORDER[card[0]] + 1 :] if rank + card[1] not in known)
+
+
+def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
+    """Easy's play, knowing which cards are out: the Senior leads a card nobody left can beat, a
+    partner does not overtake the Senior of its own team, an opponent of the Senior beats it cheaply."""
+    if legal[0]["type"] == "trump":
+        return choose(view, legal, "normal", rng)
+    seat, trump = view["seat"], view["trump"]
+    known = set(view["hand"]) | {card for _, card in memory.played(view)}
+    voids = memory.voids(view)
+    cards = [action["card"] for action in legal]
+    by_strength = sorted(cards, key=lambda card: (card[1] == trump, RANK_ORDER[card[0]]))
+    played = [card for _, card in view["trick"]]
+    opponents = ((seat + 1) % 4, (seat + 3) % 4)
+    if not played:
+        trumps_out = any(rank + trump not in known for rank in RANKS)
+        sure = [
+            card
+            for card in by_strength
+            if higher_unseen(card, known) == 0
+            and (card[1] == trump or not trumps_out or not any(card[1] in voids[o] for o in opponents))
+        ]
+        # A sure card holds the Senior seat; else throw the weakest and keep the strength for later.
+        return {"type": "play", "card": sure[0] if sure else by_strength[0]}
+    winning_seat = view["trick"][trick_winner(played, trump)][0]
+    if winning_seat == (seat + 2) % 4:
+        return {"type": "play", "card": by_strength[0]}
+    winners = [card for card in cards if trick_winner([*played, card], trump) == len(played)]
+    return {"type": "play", "card": min(winners, key=by_strength.index) if winners else by_strength[0]}
+
+
+# Hard: deals of the unseen cards that agree with the match so far (voids included, and a trump in
+# every hand: else it would have been a misdeal), rebuilt with the real engine from a stacked deck, the
+# trump and every play, then played out to the match's end by every seat as Easy plays.
+
+DEFAULT_BUDGET = 12
+RULES = GAMES["trump_card"]
+
+
+def hard(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+) -> dict[str, Any]:
+    if len(legal) == 1:
+        return legal[0]
+    fallback = normal(view, legal, memory, rng)
+    if not memory.whole:
+        return fallback
+    team = view["seat"] % 2
+
+    def outcome(state: State, action: dict[str, Any]) -> float:
+        result = RULES.result(play_out(RULES.apply(state, view["seat"], action), rng))
+        banked = result["banked"]
+        return banked[team] - banked[1 - team] + (len(STANDARD_DECK) if result["team"] == team else 0)
+
+    chosen = best_by_deals(legal, lambda: sample_match(view, memory, rng), outcome, budget or DEFAULT_BUDGET)
+    return chosen or fallback
+
+
+def sample_match(view: dict[str, Any], memory: Memory, rng: random.Random) -> State | None:
+    """The match as it may be, replayed to now with the engine (None when no fitting deal was found)."""
+    seat = view["seat"]
+    played = memory.played(view)
+    known = set(view["hand"]) | {card for _, card in played}
+    unseen = [card for card in STANDARD_DECK if card not in known]
+    voids = memory.voids(view)
+    trump = view["trump"]
+    has_trump = {who for who, card in played if card[1] == trump}
+    others = sorted((s for s in range(4) if s != seat), key=lambda s: -len(voids[s]))
+    hands = deal_apart(unseen, others, view["hand_sizes"], voids, has_trump, trump, rng)
+    if hands is None:
+        return None
+    hands[seat] = list(view["hand"])
+    for who, card in played:
+        hands[who].append(card)
+    chooser = view["chooser"]
+    # Five each from the Chooser, then eight each: any split of a hand will do, the trump is known.
+    deck = [""] * len(STANDARD_DECK)
+    for offset in range(4):
+        hand = hands[(chooser + offset) % 4]
+        for index, card in enumerate(hand[:FIRST_DEAL]):
+            deck[offset + 4 * index] = card
+        for index, card in enumerate(hand[FIRST_DEAL:]):
+            deck[4 * FIRST_DEAL + offset + 4 * index] = card
+    state = RULES.new_game(4, 0, {"chooser": chooser, "decks": [deck]})
+    state = RULES.apply(state, chooser, {"type": "trump", "suit": trump})
+    for who, card in played:
+        state = RULES.apply(state, who, {"type": "play", "card": card})
+    return state
+
+
+def deal_apart(
+    unseen: list[str],
+    others: list[int],
+    sizes: list[int],
+    voids: dict[int, set[str]],
+    has_trump: set[int],
+    trump: str,
+    rng: random.Random,
+) -> list[list[str]] | None:
+    """The other seats' hands from the unseen cards: none of a suit a seat lacks, and a trump for every
+    seat that has shown none yet (a few tries, then None)."""
+    for _ in range(8):
+        rng.shuffle(unseen)
+        left = list(unseen)
+        hands: list[list[str]] = [[], [], [], []]
+        for other in others:
+            fits = [card for card in left if card[1] not in voids[other]][: sizes[other]]
+            if len(fits) < sizes[other] or (other not in has_trump and all(c[1] != trump for c in fits)):
+                break
+            hands[other] = fits
+            taken = set(fits)
+            left = [card for card in left if card not in taken]
+        else:
+            return hands
+    return None
+
+
+def play_out(state: State, rng: random.Random) -> State:
+    """Every seat plays as Easy to the match's end."""
+    while state["phase"] != "over":
+        seat = state["turn"]
+        legal = RULES.legal_actions(state, seat)
+        bare = {"seat": seat, "hand": state["hands"][seat], "trump": state["trump"], "trick": state["trick"]}
+        state = RULES.apply(state, seat, choose(bare, legal, "easy", rng))
+    return state

@@ -98,52 +98,31 @@ def higher_unseen(card: str, known: set[str]) -> int:
     return sum(1 for rank in RANKS[RANK_ORDER[card[0]] + 1 :] if rank + card[1] not in known)
 
 
-def winning_chance(card: str, trump: str | None, known: set[str], players: int) -> float:
-    """Normal's reckoning of a card's chance to take a trick, from the cards it knows are out."""
+def promoted(card: str, known: set[str]) -> str:
+    """The card as strong as it really is: a king whose ace is out of play is as good as the ace."""
     above = higher_unseen(card, known)
-    if trump and card[1] == trump:
-        return max(0.15, 0.95 - 0.3 * above)
-    # A plain card is ruffed more often at a bigger table.
-    plain = {0: 0.8, 1: 0.35}.get(above, 0.0)
-    return plain * (1.0 - 0.04 * (players - 3))
+    return RANKS[len(RANKS) - 1 - above] + card[1] if card[0] in "KQJ" and above < 2 else card
 
 
 def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
-    trump = view["trump"][1] if view["trump"] else None
-    known = out_of_play(view, memory)
+    """Bid what a few deals of the unseen cards, played out as Easy plays, say is best; then play as
+    Easy does, but lead the card likeliest to win, counting the cards already out."""
     if legal[0]["type"] == "bid":
-        wanted = sum(winning_chance(card, trump, known, view["players"]) for card in view["hand"])
-        return min(legal, key=lambda action: (abs(action["bid"] - wanted), action["bid"]))
-    seat = view["seat"]
-    need = view["bids"][seat] - view["tricks"][seat]
-    cards = [action["card"] for action in legal]
-    played = [card for _, card in view["trick"]]
-    last_to_play = len(played) == view["players"] - 1
-    by_strength = sorted(cards, key=lambda card: (card[1] == trump, RANK_ORDER[card[0]]))
-    if not played:
-        # Leading: the likeliest winner when a trick is wanted, the weakest card when not.
-        if need > 0:
-            best = max(cards, key=lambda card: winning_chance(card, trump, known, view["players"]))
-            return {"type": "play", "card": best}
-        return {"type": "play", "card": by_strength[0]}
-    winners = [card for card in cards if trick_winner([*played, card], trump) == len(played)]
-    if need > 0 and winners:
-        # Win with a card that will hold (the last to play, or nothing unseen above it) if there is one.
-        holding = [card for card in winners if last_to_play or higher_unseen(card, known) == 0]
-        choice = min(holding or winners, key=by_strength.index)
-    elif need > 0:
-        choice = by_strength[0]
-    else:
-        losers = [card for card in cards if card not in winners]
-        choice = max(losers, key=by_strength.index) if losers else by_strength[0]
-    return {"type": "play", "card": choice}
-
+        return hard(view, legal, memory, rng, NORMAL_DEALS)
+    trump = view["trump"][1] if view["trump"] else None
+    need = view["bids"][view["seat"]] - view["tricks"][view["seat"]]
+    if view["trick"] or need <= 0:
+        return choose(view, legal, "easy", rng)
+    known = out_of_play(view, memory)
+    return max(legal, key=lambda action: strength(promoted(action["card"], known), trump))
 
 
 # Hard: deals of the unseen cards that agree with the round so far (voids included), each rebuilt with
 # the real engine from a stacked deck and the round's bids and plays, then played out by every seat.
 
 DEFAULT_BUDGET = 24
+# Normal weighs its bid on this many deals.
+NORMAL_DEALS = 6
 # In a play-out the other seats play greedily, but now and then at random: the table may hold anyone
 # from a careful player to a random one, and a search sure of its opponents is easily fooled.
 WILD = 0.3
@@ -155,7 +134,7 @@ def hard(
 ) -> dict[str, Any]:
     if len(legal) == 1:
         return legal[0]
-    fallback = normal(view, legal, memory, rng)
+    fallback = choose(view, legal, "easy", rng)
     if not memory.whole:
         return fallback
     seat = view["seat"]

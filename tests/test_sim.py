@@ -1,0 +1,105 @@
+"""The simulator: its figures on a small run, counted again by hand from the same games."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zerogames import sim
+from zerogames.bots import Bot
+from zerogames.games import GAMES
+
+
+def test_lineups_turn_every_level_through_every_seat():
+    levels = ["hard", "easy", "easy"]
+    assert [sim.lineup_for(levels, game) for game in range(4)] == [
+        ["hard", "easy", "easy"],
+        ["easy", "hard", "easy"],
+        ["easy", "easy", "hard"],
+        ["hard", "easy", "easy"],
+    ]
+
+
+def test_wilson_interval_holds_the_rate_and_narrows_with_games():
+    low, high = sim.wilson(40, 100)
+    assert (low, high) == pytest.approx((0.3094, 0.4980), abs=1e-4)
+    wide = sim.wilson(4, 10)
+    assert wide[0] < low and wide[1] > high
+
+
+def test_zero_game_figures_match_a_hand_count():
+    """Play the same six games by hand (deal seed + i // 3, lineup turned i seats) and count."""
+    rows = sim.simulate("zero_game", ["normal", "easy", "random"], 6, seed=7)
+    rules = GAMES["zero_game"]
+    counted = {
+        level: {"games": 0, "wins": 0, "score": 0, "made": 0, "rounds": 0}
+        for level in ("normal", "easy", "random")
+    }
+    for game in range(6):
+        lineup = sim.lineup_for(["normal", "easy", "random"], game)
+        tallies = {level: sim.Tally() for level in lineup}
+        state = sim.play_game(rules, lineup, 7 + game // 3, {}, None, tallies)
+        result = rules.result(state)
+        for seat, level in enumerate(lineup):
+            count = counted[level]
+            count["games"] += 1
+            count["wins"] += seat in result["winners"]
+            count["score"] += result["scores"][seat]
+            for summary in state["history"]:
+                count["rounds"] += 1
+                count["made"] += summary["bids"][seat] == summary["tricks"][seat]
+    for row in rows:
+        count = counted[row["level"]]
+        assert row["games"] == count["games"] == 6
+        assert row["win_rate"] == count["wins"] / 6
+        assert row["mean_score"] == count["score"] / 6
+        assert row["figure"] == pytest.approx(100 * count["made"] / count["rounds"])
+
+
+def test_json_prints_one_object_per_level_with_the_issue_keys(capsys):
+    sim.main(
+        [
+            "trump_card",
+            "--seats",
+            "hard,easy,hard,easy",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--json",
+            "--budget",
+            "2",
+        ]
+    )
+    lines = capsys.readouterr().out.strip().splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert [row["level"] for row in rows] == ["hard", "easy"]
+    for row in rows:
+        assert {
+            "level",
+            "games",
+            "win_rate",
+            "win_rate_ci95",
+            "mean_score",
+            "figure",
+            "decision_ms_p50",
+            "decision_ms_p99",
+        } <= set(row)
+        assert row["games"] == 4
+    # Trump Card's figure: each team's share of the cards banked, so the two levels' shares add to 100.
+    assert rows[0]["figure"] + rows[1]["figure"] == pytest.approx(100)
+
+
+def test_a_bad_level_or_table_size_is_refused_with_a_message(capsys):
+    with pytest.raises(SystemExit):
+        sim.main(["zero_game", "--seats", "hard,genius,easy"])
+    assert "unknown level" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        sim.main(["trump_card", "--seats", "hard,easy,easy"])
+    assert "4 to 4" in capsys.readouterr().err
+
+
+def test_a_bot_level_must_exist():
+    with pytest.raises(ValueError, match="unknown bot level"):
+        Bot("zero", "expert")
