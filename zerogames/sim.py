@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerogames.bots import SIM_LEVELS, Bot
+from zerogames.bots import MODULES, SIM_LEVELS, Bot
 from zerogames.games import GAMES, Game
 
 # Seconds of play each action stands for, so that Cabo's sightings do run out as at a table.
@@ -40,8 +40,8 @@ class Tally:
     score: float = 0.0
     # The game's own figure as a numerator and denominator summed over games (see FIGURES).
     figure: list[float] = field(default_factory=lambda: [0.0, 0.0])
-    calls: int = 0
-    calls_won: int = 0
+    # Counts a game's figures add up (Cabo's calls and calls won).
+    counted: dict[str, int] = field(default_factory=dict)
     decisions_ms: list[float] = field(default_factory=list)
 
 
@@ -62,45 +62,6 @@ def percentile(values: list[float], share: float) -> float:
         return 0.0
     ranked = sorted(values)
     return ranked[max(0, math.ceil(share * len(ranked)) - 1)]
-
-
-# Each game's own figure for a seat of a finished game, as (numerator, denominator), from the public
-# record of the game (the spectator's view) and its result.
-
-
-def bids_made(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
-    """Zero Game: percent of rounds in which the seat made its bid exactly."""
-    made = sum(1 for summary in view["history"] if summary["bids"][seat] == summary["tricks"][seat])
-    return 100.0 * made, len(view["history"])
-
-
-def safe_cards(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
-    """Zero: safe cards per game."""
-    return result["scores"][seat], 1
-
-
-def round_score(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
-    """Zero Down: mean penalty points per round (a game has as many rounds as players)."""
-    return result["scores"][seat], view["players"]
-
-
-def banked_share(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
-    """Trump Card: the seat's team's share of the cards banked, in percent."""
-    return 100.0 * result["banked"][seat % 2], sum(result["banked"])
-
-
-def cabo_round_points(view: dict[str, Any], result: dict[str, Any], seat: int) -> tuple[float, float]:
-    """Cabo: mean points per round."""
-    return sum(summary["points"][seat] for summary in view["history"]), len(view["history"])
-
-
-FIGURES: dict[str, tuple[str, Callable[..., tuple[float, float]]]] = {
-    "zero_game": ("bids made %", bids_made),
-    "zero": ("safe cards/game", safe_cards),
-    "zero_down": ("mean round score", round_score),
-    "trump_card": ("banked %", banked_share),
-    "cabo": ("mean round points", cabo_round_points),
-}
 
 
 def lineup_for(levels: list[str], game: int) -> list[str]:
@@ -148,21 +109,21 @@ def play_game(
 
 
 def count_game(rules: Game, lineup: list[str], state: dict[str, Any], tallies: dict[str, Tally]) -> None:
+    """Each seat's game into its level's tally: the game's own figure and counts come from its bot
+    module (`figure`, `COUNTED` among the engine's `figures`)."""
     result = rules.result(state)
-    view = rules.view(state, None)
-    _, figure = FIGURES[rules.id]
+    bot = MODULES[rules.id]
+    figures = rules.figures(state)
     for seat, level in enumerate(lineup):
         tally = tallies[level]
         tally.games += 1
         tally.wins += seat in result["winners"]
         tally.score += result["scores"][seat]
-        numerator, denominator = figure(view, result, seat)
+        numerator, denominator = bot.figure(rules, state, seat)
         tally.figure[0] += numerator
         tally.figure[1] += denominator
-        if rules.id == "cabo":
-            calls = [summary for summary in view["history"] if summary["caller"] == seat]
-            tally.calls += len(calls)
-            tally.calls_won += sum(1 for summary in calls if summary["outcome"] == "lowest")
+        for name in bot.COUNTED:
+            tally.counted[name] = tally.counted.get(name, 0) + figures[seat][name]
 
 
 def simulate(
@@ -200,18 +161,16 @@ def summary(game_id: str, level: str, tally: Tally) -> dict[str, Any]:
         "decision_ms_p99": percentile(tally.decisions_ms, 0.99),
         "decision_ms_max": max(tally.decisions_ms, default=0.0),
     }
-    if game_id == "cabo":
-        row["calls"] = tally.calls
-        row["calls_won"] = tally.calls_won
-    return row
+    return {**row, **tally.counted}
 
 
 def table(game_id: str, rows: list[dict[str, Any]]) -> str:
-    name, _ = FIGURES[game_id]
+    bot = MODULES[game_id]
+    name = bot.FIGURE
     head = f"{'level':<8} {'games':>6} {'win rate':>9} {'95% interval':>15} {'mean score':>11} {name:>18}"
     head += f" {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
-    if game_id == "cabo":
-        head += f" {'calls won':>11}"
+    for counted in bot.COUNTED:
+        head += f" {counted:>10}"
     lines = [head]
     for row in rows:
         low, high = row["win_rate_ci95"]
@@ -220,9 +179,8 @@ def table(game_id: str, rows: list[dict[str, Any]]) -> str:
             f" {row['mean_score']:>11.2f} {row['figure']:>18.2f} {row['decision_ms_p50']:>8.2f}"
             f" {row['decision_ms_p99']:>8.2f} {row['decision_ms_max']:>8.1f}"
         )
-        if game_id == "cabo":
-            calls = f"{row['calls_won']}/{row['calls']}"
-            line += f" {calls:>11}"
+        for counted in bot.COUNTED:
+            line += f" {row[counted]:>10}"
         lines.append(line)
     return "\n".join(lines)
 

@@ -148,3 +148,13 @@ def sure_snap(view: dict[str, Any], snaps: list[dict[str, Any]]) -> dict[str, An
     ]
     sure.sort(key=lambda action: action["seat"] != seat)
     return sure[0] if sure else None
+
+
+# The simulator's figure: points per round; it also counts Cabo calls and calls won.
+FIGURE = "mean round points"
+COUNTED: tuple[str, ...] = ("calls", "calls_won")
+
+
+def figure(rules: Any, state: Any, seat: int) -> tuple[float, float]:
+    history = rules.view(state, None)["history"]
+    return sum(summary["points"][seat] for summary in history), len(history)

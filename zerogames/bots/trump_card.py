@@ -213,3 +213,13 @@ def play_out(state: State, rng: random.Random) -> State:
         bare = {"seat": seat, "hand": state["hands"][seat], "trump": state["trump"], "trick": state["trick"]}
         state = RULES.apply(state, seat, choose(bare, legal, "easy", rng))
     return state
+
+
+# The simulator's figure: the seat's team's share of the cards banked, in percent.
+FIGURE = "banked %"
+COUNTED: tuple[str, ...] = ()
+
+
+def figure(rules: Any, state: Any, seat: int) -> tuple[float, float]:
+    banked = rules.result(state)["banked"]
+    return 100.0 * banked[seat % 2], sum(banked)

@@ -36,3 +36,12 @@ def choose(
     # Safe sets: the largest first (each card is a point), then done when none is left to lay.
     sets = [action for action in legal if action["type"] == "safe"]
     return max(sets, key=lambda action: len(action["cards"])) if sets else legal[-1]
+
+
+# The simulator's figure: safe cards per game.
+FIGURE = "safe cards/game"
+COUNTED: tuple[str, ...] = ()
+
+
+def figure(rules: Any, state: Any, seat: int) -> tuple[float, float]:
+    return rules.figures(state)[seat]["safe_cards"], 1

@@ -43,3 +43,13 @@ def choose(
     if view["phase"] != "final" and hand_points(hand) <= GOOD_ENOUGH and not is_zero(after_swap(hand, best)):
         return knock
     return best
+
+
+# The simulator's figure: penalty points per round.
+FIGURE = "mean round score"
+COUNTED: tuple[str, ...] = ()
+
+
+def figure(rules: Any, state: Any, seat: int) -> tuple[float, float]:
+    taken = rules.figures(state)[seat]
+    return taken["points"], taken["rounds"]

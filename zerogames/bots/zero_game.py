@@ -227,3 +227,13 @@ def bare_view(state: State, seat: int) -> dict[str, Any]:
         "tricks": state["tricks"],
         "trick": state["trick"],
     }
+
+
+# The simulator's figure: percent of rounds in which the seat made its bid exactly.
+FIGURE = "bids made %"
+COUNTED: tuple[str, ...] = ()
+
+
+def figure(rules: Any, state: Any, seat: int) -> tuple[float, float]:
+    made = rules.figures(state)[seat]
+    return 100.0 * made["bids_made"], made["rounds"]
