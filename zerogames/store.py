@@ -1,4 +1,5 @@
-"""SQLite persistence through sqlite-utils: rooms, seats, games, the action log and snapshots.
+"""SQLite persistence through sqlite-utils: rooms, seats, games, the action log and snapshots; players,
+their accounts and the history of the games they played.
 
 Every accepted action is appended in its own transaction before anyone is told of it, so a server
 killed at any moment comes back with every acknowledged action. WAL with synchronous=NORMAL: a
@@ -47,6 +48,91 @@ class RoomRow:
     seed: int | None
     version: int
     seats: list[SeatRow]
+
+
+@dataclass
+class Place:
+    """How one player's seat ended a game: a line of that player's history."""
+
+    seat: int
+    player: str
+    place: int | None  # 1 for a winner; None for a draw or an abandoned game
+    score: int
+    won: bool
+    figures: dict[str, Any]
+
+
+@dataclass
+class GameEnd:
+    """How a game ended: finished (with the engine's result) or abandoned (no result), and each
+    player's line of history (bots have none)."""
+
+    outcome: str  # finished or abandoned
+    result: dict[str, Any] | None
+    places: list[Place]
+
+
+@dataclass
+class PlayerRow:
+    id: str
+    name: str
+    username: str | None
+    password: str | None
+
+
+@dataclass
+class Played:
+    """A game on a player's page: what it was, who sat where, and how that player did."""
+
+    code: str
+    game_no: int
+    game: str
+    seats: list[dict[str, Any]]
+    started: float
+    ended: float
+    outcome: str
+    seat: int
+    place: int | None
+    score: int
+
+    @property
+    def id(self) -> str:
+        return game_id(self.code, self.game_no)
+
+
+@dataclass
+class Record:
+    """Everything a replay is rebuilt from: the game's set-up, every action with its moment, the end."""
+
+    code: str
+    game_no: int
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    started: float
+    ended: float | None
+    outcome: str | None
+    actions: list[tuple[int, dict[str, Any], float, str]]
+    # Seat by player id, for the players who sat at it.
+    players_seats: dict[str, int]
+
+
+def game_id(code: str, game_no: int) -> str:
+    """A game's name in links: its room's code and its number there (`ABCD-2`)."""
+    return f"{code}-{game_no}"
+
+
+def parse_game_id(text: str) -> tuple[str, int] | None:
+    code, _, number = text.upper().partition("-")
+    if not code.isalpha() or not number.isdigit() or len(number) > 9:
+        return None
+    return code, int(number)
+
+
+class UsernameTaken(Exception):
+    pass
 
 
 @dataclass
@@ -151,6 +237,7 @@ class Store:
                     {"code": str, "game_no": int, "n": int, "state": str}, pk=("code", "game_no", "n")
                 )
             self.create_rating_tables()
+            self.create_record_tables()
 
     def create_rating_tables(self) -> None:
         """Ratings (zerogames.ratings): each player's at each game, and every rated game's lines."""
@@ -183,6 +270,48 @@ class Store:
                 pk=("game", "n", "seat"),
             )
             db["rating_history"].create_index(["player", "game", "n"])
+
+
+    def create_record_tables(self) -> None:
+        """Players and their history: plain tables and columns, as any SQL database holds them."""
+        db = self.db
+        if "outcome" not in db["games"].columns_dict:
+            # How the game ended (finished, abandoned), beside when and with what result.
+            db["games"].add_column("outcome", str)
+        if "players" not in db.table_names():
+            # A guest is a player from their first game; an account is that player with a username
+            # (`handle` is the username in lower case, unique: Ann and ann are one account).
+            db["players"].create(
+                {
+                    "id": str,
+                    "name": str,
+                    "username": str,
+                    "handle": str,
+                    "password": str,
+                    "created": float,
+                    "signed_up": float,
+                },
+                pk="id",
+            )
+            db["players"].create_index(["handle"], unique=True)
+        if "plays" not in db.table_names():
+            # One line of a player's history per game they sat in, once the game has ended.
+            db["plays"].create(
+                {
+                    "code": str,
+                    "game_no": int,
+                    "seat": int,
+                    "player": str,
+                    "game": str,
+                    "ended": float,
+                    "place": int,
+                    "score": int,
+                    "won": int,
+                    "figures": str,
+                },
+                pk=("code", "game_no", "seat"),
+            )
+            db["plays"].create_index(["player", "ended"])
 
     # Rooms and seats
 
@@ -281,6 +410,13 @@ class Store:
                 "insert or replace into snapshots (code, game_no, n, state) values (?,?,?,?)",
                 [room.code, room.game_no, 0, json.dumps(state)],
             )
+            for seat in room.seats:
+                if seat.uid is not None:
+                    self.db.execute(
+                        "insert into players (id, name, created) values (?,?,?)"
+                        " on conflict (id) do update set name = excluded.name",
+                        [seat.uid, seat.name, time.time()],
+                    )
             self.db.execute(
                 "update rooms set status = ?, game_no = ?, seed = ?, version = ?, updated = ? where code = ?",
                 [room.status, room.game_no, room.seed, room.version, time.time(), room.code],
@@ -297,9 +433,9 @@ class Store:
         by: str,
         version: int,
         snapshot: dict[str, Any] | None = None,
-        result: dict[str, Any] | None = None,
+        end: GameEnd | None = None,
     ) -> None:
-        """Action n of the game, durable when this returns; a snapshot and the result ride along."""
+        """Action n of the game, durable when this returns; a snapshot and the game's end ride along."""
         with self.transaction():
             self.db.execute(
                 "insert into actions (code, game_no, n, seat, action, now, by, version)"
@@ -311,16 +447,47 @@ class Store:
                     "insert or replace into snapshots (code, game_no, n, state) values (?,?,?,?)",
                     [code, game_no, n, json.dumps(snapshot)],
                 )
-            status = "playing"
-            if result is not None:
-                status = "over"
-                self.db.execute(
-                    "update games set finished = ?, result = ? where code = ? and game_no = ?",
-                    [time.time(), json.dumps(result), code, game_no],
-                )
+            if end is not None:
+                self.record_end(code, game_no, end)
             self.db.execute(
                 "update rooms set version = ?, status = ?, updated = ? where code = ?",
-                [version, status, time.time(), code],
+                [version, "playing" if end is None else "over", time.time(), code],
+            )
+
+    def abandon_game(self, code: str, game_no: int, version: int, end: GameEnd) -> None:
+        """A game left unfinished for good: it ends where it stands, and stays in its players' history."""
+        with self.transaction():
+            self.record_end(code, game_no, end)
+            self.db.execute(
+                "update rooms set version = ?, status = 'over', updated = ? where code = ?",
+                [version, time.time(), code],
+            )
+
+    def record_end(self, code: str, game_no: int, end: GameEnd) -> None:
+        """The game's end and each player's line of history (within the caller's transaction)."""
+        ended = time.time()
+        self.db.execute(
+            "update games set finished = ?, result = ?, outcome = ? where code = ? and game_no = ?",
+            [ended, json.dumps(end.result) if end.result else None, end.outcome, code, game_no],
+        )
+        game = self.db.execute("select game from games where code = ? and game_no = ?", [code, game_no])
+        (game_name,) = game.fetchone()
+        for place in end.places:
+            self.db.execute(
+                "insert into plays (code, game_no, seat, player, game, ended, place, score, won, figures)"
+                " values (?,?,?,?,?,?,?,?,?,?)",
+                [
+                    code,
+                    game_no,
+                    place.seat,
+                    place.player,
+                    game_name,
+                    ended,
+                    place.place,
+                    place.score,
+                    int(place.won),
+                    json.dumps(place.figures),
+                ],
             )
 
     def game_log(self, code: str, game_no: int) -> GameLog | None:
@@ -472,3 +639,110 @@ class Store:
                 self.save_rating(game, player, rating)
         changed = sum(stored.get(key) != rating for key, rating in final.items()) + len(stored.keys() - final)
         return len(games), len(final), changed
+
+    # Players and accounts
+
+    def player(self, player_id: str) -> PlayerRow | None:
+        with self.lock:
+            row = self.db.execute(
+                "select id, name, username, password from players where id = ?", [player_id]
+            ).fetchone()
+        return PlayerRow(*row) if row else None
+
+    def account(self, username: str) -> PlayerRow | None:
+        with self.lock:
+            row = self.db.execute(
+                "select id, name, username, password from players where handle = ?", [username.lower()]
+            ).fetchone()
+        return PlayerRow(*row) if row else None
+
+    def sign_up(self, player_id: str, name: str, username: str, password_hash: str) -> None:
+        """The player (made now if they never played) becomes an account; UsernameTaken if the name
+        is someone else's, and then nothing is written."""
+        with self.transaction():
+            taken = self.db.execute("select id from players where handle = ?", [username.lower()]).fetchone()
+            if taken is not None:
+                raise UsernameTaken(username)
+            self.db.execute(
+                "insert into players (id, name, created) values (?,?,?) on conflict (id) do nothing",
+                [player_id, name, time.time()],
+            )
+            self.db.execute(
+                "update players set username = ?, handle = ?, password = ?, signed_up = ? where id = ?",
+                [username, username.lower(), password_hash, time.time(), player_id],
+            )
+
+    def join_guest(self, guest: str, account: str) -> None:
+        """A guest signing in to an account: the guest's history, seats and hosted rooms become the
+        account's (but a seat at a table where the account already sits stays the guest's)."""
+        if guest == account:
+            return
+        with self.transaction():
+            self.db.execute("update plays set player = ? where player = ?", [account, guest])
+            self.db.execute(
+                "update seats set uid = ? where uid = ?"
+                " and code not in (select code from seats where uid = ?)",
+                [account, guest, account],
+            )
+            self.db.execute(
+                "update rooms set host = ? where host = ? and code in (select code from seats where uid = ?)",
+                [account, guest, account],
+            )
+            self.db.execute("delete from players where id = ? and username is null", [guest])
+
+    # History
+
+    def history(self, player: str, offset: int, limit: int) -> list[Played]:
+        """The player's games, newest first."""
+        with self.lock:
+            rows = self.db.execute(
+                "select p.code, p.game_no, p.game, g.seats, g.started, p.ended, g.outcome, p.seat, p.place,"
+                " p.score from plays p join games g on g.code = p.code and g.game_no = p.game_no"
+                " where p.player = ? order by p.ended desc, p.code, p.game_no limit ? offset ?",
+                [player, limit, offset],
+            ).fetchall()
+        return [Played(r[0], r[1], r[2], json.loads(r[3]), *r[4:]) for r in rows]
+
+    def plays_by_game(self, player: str) -> list[tuple[str, bool, int, float, dict[str, Any]]]:
+        """Each game the player finished: (game, won, score, duration in seconds, figures)."""
+        with self.lock:
+            rows = self.db.execute(
+                "select p.game, p.won, p.score, p.ended - g.started, p.figures"
+                " from plays p join games g on g.code = p.code and g.game_no = p.game_no"
+                " where p.player = ? and g.outcome = 'finished'",
+                [player],
+            ).fetchall()
+        return [
+            (game, bool(won), score, duration, json.loads(figures))
+            for game, won, score, duration, figures in rows
+        ]
+
+    def record(self, code: str, game_no: int) -> Record | None:
+        with self.lock:
+            row = self.db.execute(
+                "select game, players, seed, options, seats, started, finished, outcome from games"
+                " where code = ? and game_no = ?",
+                [code, game_no],
+            ).fetchone()
+            if row is None:
+                return None
+            seats = dict(
+                self.db.execute(
+                    "select player, seat from plays where code = ? and game_no = ?", [code, game_no]
+                ).fetchall()
+            )
+        game, players, seed, options, seated, started, ended, outcome = row
+        return Record(
+            code,
+            game_no,
+            game,
+            players,
+            seed,
+            json.loads(options),
+            json.loads(seated),
+            started,
+            ended,
+            outcome,
+            self.all_actions(code, game_no),
+            seats,
+        )

@@ -125,8 +125,8 @@ class Game:
 
     Besides the contract (DESIGN.md), a game declares what the site asks of it, so that nothing outside
     the game's own modules names it: `moves_at_once`, `host_only`, `rematch_options`, how a
-    rating ranks its players (`lowest_wins`, `rating_sides`, `rating_rule`), and `action_fields` (what
-    a posted move may hold, checked by `check_action`).
+    rating ranks its players (`lowest_wins`, `rating_sides`, `rating_rule`), `action_fields` (what
+    a posted move may hold, checked by `check_action`), and `round_key` (replays and charts).
     """
 
     id: str
@@ -143,6 +143,9 @@ class Game:
     # How a rating ranks the game's players, in words, where it is not each player by their own score.
     rating_rule: str | None = None
     action_fields: ActionFields
+    # The view's key that counts the game's rounds (in Zero, its tricks): replays jump from round to
+    # round, and charts plot the scores at the end of each.
+    round_key = "round"
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         """The options of the next game at the same table, after the finished game `state` was played

@@ -46,6 +46,7 @@ DONE = SharedAction(type="done")
 
 class Zero(Game):
     id = "zero"
+    round_key = "trick"
     title = "Zero"
     min_players = 3
     max_players = MOST_PLAYERS

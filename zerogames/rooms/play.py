@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zerogames.games import IllegalAction
+from zerogames.records import game_end
 from zerogames.store import SNAPSHOT_EVERY, Store
 
 from .room import Refused, Room
@@ -47,17 +48,30 @@ class Play:
             state = room.rules.apply(room.state, seat, action, now)
         except IllegalAction as refusal:
             raise Refused(refusal.reason) from None
-        result = room.rules.result(state)
+        over = room.rules.result(state) is not None
+        end = game_end(room.rules, state, room.seated(), "finished") if over else None
         number = room.action_count + 1
         snapshot = room.rules.dump(state) if number % SNAPSHOT_EVERY == 0 else None
         self.store.append_action(
-            room.code, room.game_no, number, seat, action, now, by, room.version + 1, snapshot, result
+            room.code, room.game_no, number, seat, action, now, by, room.version + 1, snapshot, end
         )
         room.state, room.action_count, room.version = state, number, room.version + 1
         room.acted[seat] = room.version
-        if result is not None:
+        if over:
             room.status = "over"
         self.after_change(room)
+
+    def abandon(self, room: Room) -> None:
+        """End a game nobody plays any more where it stands: it stays in its players' history as
+        abandoned (with the scores so far), and the room is over (a rematch may follow)."""
+        with room.lock:
+            if room.status != "playing":
+                return
+            end = game_end(room.rules, room.state, room.seated(), "abandoned")
+            self.store.abandon_game(room.code, room.game_no, room.version + 1, end)
+            room.version += 1
+            room.status = "over"
+            self.after_change(room)
 
     def after_change(self, room: Room) -> None:
         """Publish, then set the timers the new state needs: bot moves and expiring sightings."""

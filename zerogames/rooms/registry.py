@@ -122,9 +122,24 @@ class RoomRegistry(Lobby, Play, BotDriver, Channels):
                 raise Refused("This rejoin link has been used or is out of date.")
             if room.seat_of(new_uid) is not None and room.seat_of(new_uid) != seat:
                 raise Refused("This browser already holds another seat at this table.")
-            room.seats[seat] = replace(room.seats[seat], uid=new_uid)
-            if room.host == old_uid:
-                room.host = new_uid
-            room.version += 1
-            self.store.save_room(room.row())
-            room.changed()
+            self.give_seat(room, seat, new_uid)
+
+    def hand_over(self, old_uid: str, new_uid: str) -> None:
+        """A guest signed in to an account on this browser: the guest's seats (and hosting) in the
+        rooms of this process become the account's, but where the account already holds a seat."""
+        with self.lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
+            with room.lock:
+                seat = room.seat_of(old_uid)
+                if seat is not None and room.seat_of(new_uid) is None:
+                    self.give_seat(room, seat, new_uid)
+
+    def give_seat(self, room: Room, seat: int, new_uid: str) -> None:
+        """The seat (and the hosting, if it was the host's) to another identity (the lock is held)."""
+        if room.host == room.seats[seat].uid:
+            room.host = new_uid
+        room.seats[seat] = replace(room.seats[seat], uid=new_uid)
+        room.version += 1
+        self.store.save_room(room.row())
+        room.changed()

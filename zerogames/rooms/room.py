@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerogames.games import GAMES, Game
+from zerogames.records import Seated
 from zerogames.store import RoomRow, SeatRow
 
 from .channels import Subscriber
@@ -122,6 +123,9 @@ class Room:
         self.recent.pop(self.seq - RECENT_PUBLISHED, None)
         for sub in self.subscribers:
             sub.wake()
+
+    def seated(self) -> list[Seated]:
+        return [Seated(seat.uid, seat.bot) for seat in self.seats]
 
     def row(self) -> RoomRow:
         return RoomRow(

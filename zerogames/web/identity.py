@@ -42,6 +42,24 @@ def remember_name(name: str) -> None:
     session.permanent = True
 
 
+def signed_in() -> str | None:
+    """The username of the account this browser is signed in to, or None for a guest."""
+    return session.get("username")
+
+
+def become(uid: str, username: str, name: str) -> None:
+    """This browser is the account `username` (player `uid`) from now on, known by `name`."""
+    session["uid"], session["username"] = uid, username
+    session["names"] = {**session.get("names", {}), uid: name}
+    session.permanent = True
+
+
+def sign_out() -> None:
+    """This browser becomes a new guest: nothing of the account stays with it."""
+    session.clear()
+    current_uid()
+
+
 def tab_args() -> dict[str, str]:
     """What every URL of this page must carry to keep the tab's identity."""
     tab = tab_identity()

@@ -1,0 +1,217 @@
+"""What is kept of a game once it ends, and what is made again from it: each player's line of history,
+a replay rebuilt action by action from the log, scores by round, and statistics per game.
+
+Pure: no Flask and no clock. The engines are deterministic, so a replay is the log played again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerogames.games import GAMES, Game
+from zerogames.games.cards import SUIT_NAMES
+from zerogames.store import GameEnd, Place, Record
+
+
+@dataclass(frozen=True)
+class Seated:
+    """Who sat at a seat: a player's id, or None for a bot."""
+
+    uid: str | None
+    bot: str | None
+
+
+def places(rules: Game, scores: list[int], winners: list[int]) -> list[int | None]:
+    """Each seat's place: 1 for the winners, then one place per better score (equal scores share a
+    place); None for everyone in a game with no winner (a draw)."""
+    if not winners:
+        return [None] * len(scores)
+    better = sorted(set(scores), reverse=not rules.lowest_wins)
+    return [1 if seat in winners else 1 + better.index(score) for seat, score in enumerate(scores)]
+
+
+def game_end(rules: Game, state: dict[str, Any], seats: list[Seated], outcome: str) -> GameEnd:
+    """How the game in `state` ended (finished, or abandoned where it stands), with each player's line
+    of history: their place, score and the game's own figures. Bots keep no history."""
+    result = rules.result(state) if outcome == "finished" else None
+    scores = rules.scores(state)
+    placed = places(rules, scores, result["winners"]) if result else [None] * len(scores)
+    figures = rules.figures(state)
+    lines = [
+        Place(
+            seat,
+            who.uid,
+            placed[seat],
+            scores[seat],
+            result is not None and seat in result["winners"],
+            figures[seat],
+        )
+        for seat, who in enumerate(seats)
+        if who.uid is not None and who.bot is None
+    ]
+    return GameEnd(outcome, result, lines)
+
+
+# Replays
+
+
+@dataclass(frozen=True)
+class Step:
+    """The table after `n` actions: who made the last one, when, and in which round the table is."""
+
+    n: int
+    state: dict[str, Any]
+    now: float  # the moment of its action (the game's start for step 0): views are drawn as of it
+    seat: int | None
+    by: str | None
+    round: int
+
+
+class Replay:
+    """A finished game rebuilt from its log, every step of it, by its own engine."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.rules = rules = GAMES[record.game]
+        state = rules.new_game(record.players, record.seed, record.options)
+        now = record.started
+        self.steps = [Step(0, state, now, None, None, self.round_of(state, now))]
+        for n, (seat, action, now, by) in enumerate(record.actions, start=1):
+            state = rules.apply(state, seat, action, now)
+            self.steps.append(Step(n, state, now, seat, by, self.round_of(state, now)))
+        # What the site works out once from the replay and keeps with it (its steps in words, ...).
+        self.memo: dict[str, Any] = {}
+
+    def round_of(self, state: dict[str, Any], now: float) -> int:
+        return self.rules.view(state, None, now)[self.rules.round_key]
+
+    @property
+    def last(self) -> int:
+        return len(self.steps) - 1
+
+    def view(self, n: int, seat: int | None) -> dict[str, Any]:
+        """What `seat` saw after n actions (a spectator for None), with no move to make: it is a replay."""
+        step = self.steps[n]
+        return {**self.rules.view(step.state, seat, step.now), "legal": []}
+
+    def open_view(self, n: int) -> dict[str, Any]:
+        step = self.steps[n]
+        return {**self.rules.open_view(step.state, step.now), "legal": []}
+
+    def rounds(self) -> list[tuple[int, int]]:
+        """Each round and the step it starts at (its first step after the previous round ended)."""
+        starts: dict[int, int] = {}
+        for step in self.steps:
+            starts.setdefault(step.round, step.n)
+        return list(starts.items())
+
+    def scores_by_round(self) -> list[list[int]]:
+        """Every seat's score at the end of each round: a round ends with the action that moves the
+        table to the next one, or with the game's last."""
+        rules, series = self.rules, []
+        for before, step in zip(self.steps, self.steps[1:], strict=False):
+            if step.round != before.round or step is self.steps[-1]:
+                series.append(rules.scores(step.state))
+        return series
+
+
+# Statistics
+
+
+@dataclass
+class Statistics:
+    """A player's figures at one game: the common ones, then the game's own, as (label, value) lines."""
+
+    game: str
+    title: str
+    games: int
+    wins: int
+    average_score: float
+    lines: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part} of {whole} ({part / whole:.0%})" if whole else "none yet"
+
+
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 60 else f"{seconds:.0f} s"
+
+
+def totals(figures: list[dict[str, Any]]) -> Counter[str]:
+    """The numbers of every game's figures added up (true counts as 1)."""
+    summed: Counter[str] = Counter()
+    for each in figures:
+        summed.update({key: int(value) for key, value in each.items() if isinstance(value, int | bool)})
+    return summed
+
+
+def zero_game_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+    summed = totals(figures)
+    return [("Bids made exactly", share(summed["bids_made"], summed["rounds"]))]
+
+
+def trump_card_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+    summed = totals(figures)
+    trumps = Counter(each["trump"] for each in figures if each["trump"])
+    average = summed["collected"] / summed["collections"] if summed["collections"] else 0
+    return [
+        ("Average collection", f"{average:.1f} cards" if summed["collections"] else "none yet"),
+        (
+            "Favourite trump suit",
+            SUIT_NAMES[trumps.most_common(1)[0][0]].title() if trumps else "never chose",
+        ),
+        ("Average match", minutes(sum(durations) / len(durations))),
+        ("KHOTI", str(summed["khoti"])),
+    ]
+
+
+def zero_down_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+    summed = totals(figures)
+    average = summed["points"] / summed["rounds"] if summed["rounds"] else 0
+    return [("ZERO declarations", str(summed["zeros"])), ("Average round score", f"{average:.1f}")]
+
+
+def cabo_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+    summed = totals(figures)
+    return [("Cabo calls", str(summed["calls"])), ("Calls won", share(summed["calls_won"], summed["calls"]))]
+
+
+def zero_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+    summed = totals(figures)
+    return [("Safe cards", f"{summed['safe_cards']} ({summed['safe_cards'] / len(figures):.1f} a game)")]
+
+
+# Each game's own figures on a player's page, from the engine's `figures` of every game they finished.
+FIGURE_LINES = {
+    "zero_game": zero_game_lines,
+    "trump_card": trump_card_lines,
+    "zero_down": zero_down_lines,
+    "cabo": cabo_lines,
+    "zero": zero_lines,
+}
+
+
+def statistics(plays: list[tuple[str, bool, int, float, dict[str, Any]]]) -> list[Statistics]:
+    """A player's statistics per game, from each finished game: (game, won, score, seconds, figures)."""
+    by_game: dict[str, list[tuple[bool, int, float, dict[str, Any]]]] = {}
+    for game, *rest in plays:
+        by_game.setdefault(game, []).append(tuple(rest))
+    found = []
+    for game, rules in GAMES.items():
+        games = by_game.get(game)
+        if not games:
+            continue
+        wins = sum(won for won, *_ in games)
+        average = sum(score for _, score, _, _ in games) / len(games)
+        lines = FIGURE_LINES[game](
+            [figures for *_, figures in games], [seconds for _, _, seconds, _ in games]
+        )
+        found.append(Statistics(game, rules.title, len(games), wins, average, lines))
+    return found

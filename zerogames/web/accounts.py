@@ -1,0 +1,125 @@
+"""Signing up, in and out. A guest who signs up keeps their player id (and so every game they played);
+signing in on another browser makes that browser the account, and its own guest games join it."""
+
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+
+from zerogames.accounts import (
+    WRONG_ANSWER_DELAY,
+    Hasher,
+    Limiter,
+    Refusal,
+    check_new_password,
+    check_username,
+)
+from zerogames.store import UsernameTaken
+
+from . import identity
+from .registry import web_registry
+
+bp = Blueprint("accounts", __name__)
+
+
+def hasher() -> Hasher:
+    return current_app.extensions["zerogames.hasher"]
+
+
+def limits() -> Limiter:
+    """Wrong passwords, per account and per address."""
+    return current_app.extensions["zerogames.sign-in-limits"]
+
+
+def sign_ups() -> Limiter:
+    """Sign-ups per address: each costs a hash."""
+    return current_app.extensions["zerogames.sign-up-limits"]
+
+
+def init_app(app) -> None:
+    app.extensions["zerogames.hasher"] = Hasher()
+    app.extensions["zerogames.sign-in-limits"] = Limiter()
+    app.extensions["zerogames.sign-up-limits"] = Limiter(tries=10, window=3600.0)
+    app.register_blueprint(bp)
+    app.context_processor(lambda: {"account": identity.signed_in()})
+
+
+def refused(template: str, refusal: Refusal, status: int = 400):
+    """The form again, with the reason next to it and what was typed (but passwords) kept."""
+    return render_template(template, error=refusal.reason, username=request.form.get("username", "")), status
+
+
+def wait_message(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return f"Too many tries: wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+def signup():
+    if request.method == "GET":
+        return render_template("accounts/signup.html", error=None, username="")
+    address = f"address:{request.remote_addr}"
+    try:
+        if identity.signed_in():
+            raise Refusal(f"You are signed in as {identity.signed_in()}: sign out to make another account.")
+        username = check_username(request.form.get("username", ""))
+        password = request.form.get("password", "")
+        check_new_password(password, request.form.get("again", ""))
+        if current_app.extensions["zerogames"].store.account(username) is not None:
+            raise Refusal(f"The username {username} is taken: pick another.")
+        wait = sign_ups().blocked(address)
+        if wait:
+            raise Refusal(wait_message(wait))
+        sign_ups().failed(address)  # every sign-up counts towards the address's limit
+        hashed = hasher().hash(password)
+        uid = identity.current_uid()
+        name = identity.current_name() or username
+        try:
+            web_registry().store.sign_up(uid, name, username, hashed)
+        except UsernameTaken:
+            raise Refusal(f"The username {username} is taken: pick another.") from None
+    except Refusal as refusal:
+        return refused("accounts/signup.html", refusal)
+    identity.become(uid, username, name)
+    flash(f"Welcome, {username}: your games, past and future, are kept under this account.", "info")
+    return redirect(url_for("players.me"))
+
+
+@bp.route("/signin", methods=["GET", "POST"])
+def signin():
+    if request.method == "GET":
+        return render_template("accounts/signin.html", error=None, username="")
+    username = request.form.get("username", "").strip()
+    password = request.form.get("password", "")
+    keys = (f"account:{username.lower()}", f"address:{request.remote_addr}")
+    try:
+        if not username or not password:
+            raise Refusal("Type your username and your password.")
+        wait = limits().blocked(*keys)
+        if wait:
+            raise Refusal(wait_message(wait))
+        account = web_registry().store.account(username)
+        if not hasher().check(account.password if account else None, password):
+            limits().failed(*keys)
+            # Answered slowly: guessing costs a guesser time, and nothing of the server's.
+            time.sleep(WRONG_ANSWER_DELAY)
+            raise Refusal("That username and password do not match an account.")
+    except Refusal as refusal:
+        return refused("accounts/signin.html", refusal, 401)
+    limits().forget(keys[0])
+    guest = identity.current_uid()
+    if guest != account.id:
+        # This browser's seats first (rooms held in this process), then its history and the rest.
+        web_registry().hand_over(guest, account.id)
+        web_registry().store.join_guest(guest, account.id)
+    identity.become(account.id, account.username, identity.current_name() or account.name)
+    flash(f"Signed in as {account.username}.", "info")
+    return redirect(url_for("players.me"))
+
+
+@bp.post("/signout")
+def signout():
+    identity.sign_out()
+    flash("Signed out: this browser is a new guest now.", "info")
+    return redirect(url_for("lobby.home"))

@@ -1,0 +1,65 @@
+"""The score-by-round chart: inline SVG drawn on the server (no script, no build). This places the
+points; templates/records/_chart.html draws them, with a legend and the figures as a table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Okabe and Ito's colours, told apart with any colour vision; one per seat (seven at most).
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+WIDTH, HEIGHT = 600, 260
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 34
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    colour: str
+    points: str  # the SVG polyline's points, from the zero before the first round
+    final: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    label: str  # what a round is called ("Round", "Trick")
+    series: list[list[int]]
+    names: list[str]
+    lines: list[Line]
+    # (position, text) of the marks along each axis
+    x_marks: list[tuple[float, int]]
+    y_marks: list[tuple[float, int]]
+    zero: float  # where the score 0 is
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right: int = WIDTH - RIGHT
+    bottom: int = HEIGHT - BOTTOM
+    top: int = TOP
+
+
+def score_chart(series: list[list[int]], names: list[str], label: str = "Round") -> Chart | None:
+    """Each seat's score at the end of each round (`series[r][seat]`), as one line per seat."""
+    if not series:
+        return None
+    rounds = len(series)
+    low, high = min(0, *map(min, series)), max(1, *map(max, series))
+
+    def x(index: int) -> float:
+        return round(LEFT + (WIDTH - LEFT - RIGHT) * (index + 1) / rounds, 1)
+
+    def y(score: float) -> float:
+        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - score) / (high - low), 1)
+
+    lines = [
+        Line(
+            name,
+            COLOURS[seat % len(COLOURS)],
+            " ".join([f"{LEFT},{y(0)}", *(f"{x(i)},{y(scores[seat])}" for i, scores in enumerate(series))]),
+            series[-1][seat],
+        )
+        for seat, name in enumerate(names)
+    ]
+    every = max(1, rounds // 10)
+    x_marks = [(x(index), index + 1) for index in range(0, rounds, every)]
+    y_marks = [(y(score), score) for score in sorted({low, 0, high})]
+    return Chart(label, series, names, lines, x_marks, y_marks, y(0))

@@ -1,0 +1,194 @@
+"""Replays of finished games: `/replay/<game>?step=N&view=S`, one URL per step and point of view.
+
+A replay is the game's log played again by its engine (rebuilt once, then kept for a while), and each
+step is drawn by the game's own table templates, from a seat's view (what that seat saw then, nothing
+more) or with every card open (the engine's `open_view`). Games still being played, or abandoned,
+have none.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template, request, url_for
+from markupsafe import Markup
+
+from zerogames.offload import off_the_loop
+from zerogames.records import Replay
+from zerogames.store import Record, parse_game_id
+
+from . import identity, render, tables
+from .charts import score_chart
+from .registry import web_registry
+from .viewmodel import RoomInfo, SeatInfo, room_body
+
+bp = Blueprint("replays", __name__)
+
+OPEN = "open"
+
+
+class Replays:
+    """Replays rebuilt lately, the least recently watched dropped first (a finished game never changes)."""
+
+    SIZE = 32
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, record: Record) -> Replay:
+        key = (record.code, record.game_no)
+        with self.lock:
+            replay = self.kept.get(key)
+            if replay is not None:
+                self.kept.move_to_end(key)
+                return replay
+        replay = off_the_loop(Replay, record)
+        with self.lock:
+            self.kept[key] = replay
+            if len(self.kept) > self.SIZE:
+                self.kept.popitem(last=False)
+        return replay
+
+
+def init_app(app) -> None:
+    app.extensions["zerogames.replays"] = Replays()
+    app.register_blueprint(bp)
+
+
+def finished_record(game: str) -> Record:
+    """The record of a finished game, or a page saying why there is no replay."""
+    found = parse_game_id(game)
+    record = web_registry().store.record(*found) if found else None
+    if record is None:
+        abort(404, description=f"No game is called {game!r}.")
+    if record.outcome is None:
+        abort(403, description="This game is still being played: its replay opens once it is over.")
+    if record.outcome != "finished":
+        abort(403, description="This game was abandoned before its end: only finished games have replays.")
+    return record
+
+
+def seat_infos(replay: Replay, me: int | None) -> tuple[SeatInfo, ...]:
+    return tuple(
+        SeatInfo(seat["seat"], seat["name"], seat["bot"], True, False, seat["seat"] == me)
+        for seat in replay.record.seats
+    )
+
+
+def table_room(replay: Replay, n: int, me: int | None) -> RoomInfo:
+    """The room as the table templates know it, at step n, seen by `me` (None: all open)."""
+    rules, record = replay.rules, replay.record
+    return RoomInfo(
+        record.code,
+        record.game,
+        rules.title,
+        "over" if n == replay.last else "playing",
+        0,
+        0,
+        seat_infos(replay, me),
+        me,
+        False,
+        rules.min_players,
+        rules.max_players,
+        record.options,
+    )
+
+
+def draw_table(replay: Replay, n: int, me: int | None, view: dict[str, Any]) -> str:
+    """Every region of the game's table at step n, drawn by its own templates (with no move to make)."""
+    game_id = replay.record.game
+    room = table_room(replay, n, me)
+    context = {"tab": {}, "my_name": None, "act_url": None, "room": room, "view": view}
+    context |= {"now": replay.steps[n].now, "replay": True}
+    regions = {}
+    for region in tables.TABLES[game_id].regions:
+        name, lines = region.name, region.lines
+        if lines is not None:
+            drawn = [
+                render.draw(
+                    game_id,
+                    f"{name}-line",
+                    {
+                        "seat": seat,
+                        "their": {key: view[key][seat.index] for key in lines.each}
+                        | {key: view[key] == seat.index for key in lines.at},
+                    },
+                )
+                for seat in room.seats
+            ]
+            regions[name] = render.draw(game_id, name, {"lines": Markup("".join(drawn))})
+        else:
+            regions[name] = render.draw(game_id, name, context)
+    return room_body(regions, room.status, game_id)
+
+
+def step_words(replay: Replay, me: int | None) -> list[str]:
+    """Every step in words, as the table said it to `me` (the spectator's words with all cards open)."""
+    key = f"words {me}"
+    if key in replay.memo:
+        return replay.memo[key]
+    describe = current_app.jinja_env.get_template(f"games/{replay.record.game}/_words.html").module.describe
+    names = [seat["name"] for seat in replay.record.seats]
+    words = ["The cards are dealt."]
+    for step in replay.steps[1:]:
+        view = replay.rules.view(step.state, me, step.now)
+        # What the game's words ask for beyond the last move and the names (Zero: the reveal), from the view.
+        more = [view.get(argument) for argument in describe.arguments[2:]]
+        words.append(str(describe(view["last"], names, *more)).strip() if view["last"] else "")
+    replay.memo[key] = words
+    return words
+
+
+def point_of_view(replay: Replay) -> int | None:
+    """The seat asked for (`view=N`), all open (`view=open`), else the viewer's own seat if they played."""
+    asked = request.args.get("view")
+    if asked == OPEN:
+        return None
+    if asked is not None and asked.isdigit() and int(asked) < replay.record.players:
+        return int(asked)
+    return replay.record.players_seats.get(identity.current_uid())
+
+
+@bp.get("/replay/<game>")
+def replay(game: str):
+    record = finished_record(game)
+    replay = current_app.extensions["zerogames.replays"].get(record)
+    step = request.args.get("step", "0")
+    n = min(int(step), replay.last) if step.isdigit() else 0
+    me = point_of_view(replay)
+    view = replay.open_view(n) if me is None else replay.view(n, me)
+    name = game.upper()
+
+    def at(step: int, seat: int | None = me) -> str:
+        return url_for("replays.replay", game=name, step=step, view=OPEN if seat is None else seat)
+
+    rounds = replay.rounds()
+    label = replay.rules.round_key.title()
+    return render_template(
+        "replays/replay.html",
+        replay=replay,
+        record=record,
+        title=replay.rules.title,
+        stylesheet=tables.TABLES[record.game].stylesheet,
+        game_name=name,
+        n=n,
+        me=me,
+        at=at,
+        table=draw_table(replay, n, me, view),
+        view=view,
+        words=step_words(replay, me),
+        rounds=rounds,
+        current_round=replay.steps[n].round,
+        label=label,
+        chart=score_chart(replay.scores_by_round(), [seat["name"] for seat in record.seats], label),
+        open_hands=view["hands"] if me is None else None,
+    )
+
+
+@bp.errorhandler(403)
+@bp.errorhandler(404)
+def no_replay(error):
+    return render_template("records/missing.html", heading="No replay", message=error.description), error.code
