@@ -43,6 +43,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PROXIES=os.environ.get("ZEROGAMES_PROXIES", ""),
         # A page says only which change it shows (a few bytes): anything long closes the socket.
         SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 256},
+        # How passwords are hashed (werkzeug's method string): a slower one costs guessers more.
+        PASSWORD_METHOD=os.environ.get("ZEROGAMES_PASSWORD_METHOD", "scrypt"),
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
         SESSION_COOKIE_SAMESITE="Lax",
     )

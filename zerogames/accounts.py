@@ -53,10 +53,13 @@ def check_new_password(password: str, again: str) -> None:
 
 
 class Hasher:
-    """Password hashing (werkzeug's scrypt), always off the event loop."""
+    """Password hashing (werkzeug's scrypt by default), always off the event loop."""
+
+    def __init__(self, method: str = "scrypt") -> None:
+        self.method = method
 
     def hash(self, password: str) -> str:
-        return off_the_loop(generate_password_hash, password)
+        return off_the_loop(generate_password_hash, password, self.method)
 
     def check(self, stored: str | None, password: str) -> bool:
         return off_the_loop(check_password_hash, stored or NOBODY, password)

@@ -16,7 +16,7 @@ import pytest
 from markupsafe import Markup
 
 from zerogames.games import GAMES
-from zerogames.web import render, tables, viewmodel
+from zerogames.web import history, render, tables, viewmodel
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
 SPECTATOR = 99
@@ -64,6 +64,8 @@ def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Dr
                 drawn.lines[name] = lines
                 context = {**context, "lines": Markup("".join(lines.values()))}
             drawn.regions[name] = render.draw(game_id, name, context)
+        if published.status == "over":
+            drawn.regions["game-record"] = history.game_record(code, published.game_no)
         return drawn
 
 

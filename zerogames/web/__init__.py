@@ -8,7 +8,7 @@ from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_nam
 from zerogames.rooms import RoomRegistry
 from zerogames.store import Store
 
-from . import accounts, guard, identity, limits, live, lobby, players, replays, table, tables
+from . import accounts, guard, history, identity, limits, live, lobby, players, replays, table, tables
 from .drawings import Drawings
 from .templating import TemplateEnvironment
 from .viewmodel import action_value, viewer_context
@@ -30,7 +30,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(live.bp)
     app.register_blueprint(players.bp)
     accounts.init_app(app)
-    replays.init_app(app)
+    history.init_app(app)
+    app.register_blueprint(replays.bp)
     # Block tags leave no blank lines behind: every pushed byte counts, a thousand times over.
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

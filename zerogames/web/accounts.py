@@ -38,7 +38,7 @@ def sign_ups() -> Limiter:
 
 
 def init_app(app) -> None:
-    app.extensions["zerogames.hasher"] = Hasher()
+    app.extensions["zerogames.hasher"] = Hasher(app.config["PASSWORD_METHOD"])
     app.extensions["zerogames.sign-in-limits"] = Limiter()
     app.extensions["zerogames.sign-up-limits"] = Limiter(tries=10, window=3600.0)
     app.register_blueprint(bp)

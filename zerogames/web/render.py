@@ -16,6 +16,7 @@ from zerogames.rooms import Published
 
 from . import tables
 from .drawings import Drawings
+from .history import game_record
 from .viewmodel import NOBODY, RoomInfo, Viewer, as_spectator, room_info, version_input, viewer
 
 # Regions every room page has, whatever its game or status.
@@ -84,7 +85,29 @@ def render_regions(code: str, game_id: str, published: Published, who: Viewer | 
         else:
             source = f"{name} {own} {inputs(view, keys, published.at)}"
             drawn.regions[name] = drawing(game_id, name, source, keys, context, drawings)
+    if published.status == "over":
+        if "game-record" not in shared:
+            shared["game-record"] = game_record(code, published.game_no)
+        drawn.regions["game-record"] = shared["game-record"]
     return drawn
+
+
+def draw_whole(game_id: str, room: RoomInfo, context: dict[str, Any]) -> dict[str, str]:
+    """Every region of a game's table drawn the plain way, from the context's whole view, with nothing
+    kept or shared (a replay's step, seen once)."""
+    view, regions = context["view"], {}
+    for region in tables.TABLES[game_id].regions:
+        name, lines = region.name, region.lines
+        if lines is None:
+            regions[name] = draw(game_id, name, context)
+            continue
+        drawn = []
+        for seat in room.seats:
+            their = {key: view[key][seat.index] for key in lines.each}
+            their |= {key: view[key] == seat.index for key in lines.at}
+            drawn.append(draw(game_id, f"{name}-line", {"seat": seat, "their": their}))
+        regions[name] = draw(game_id, name, {"lines": Markup("".join(drawn))})
+    return regions
 
 
 class Lazy:

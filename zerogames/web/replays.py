@@ -8,54 +8,21 @@ have none.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request, url_for
-from markupsafe import Markup
 
-from zerogames.offload import off_the_loop
 from zerogames.records import Replay
 from zerogames.store import Record, parse_game_id
 
 from . import identity, render, tables
-from .charts import score_chart
+from .history import chart_of, replay_of
 from .registry import web_registry
 from .viewmodel import RoomInfo, SeatInfo, room_body
 
 bp = Blueprint("replays", __name__)
 
 OPEN = "open"
-
-
-class Replays:
-    """Replays rebuilt lately, the least recently watched dropped first (a finished game never changes)."""
-
-    SIZE = 32
-
-    def __init__(self) -> None:
-        self.kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, record: Record) -> Replay:
-        key = (record.code, record.game_no)
-        with self.lock:
-            replay = self.kept.get(key)
-            if replay is not None:
-                self.kept.move_to_end(key)
-                return replay
-        replay = off_the_loop(Replay, record)
-        with self.lock:
-            self.kept[key] = replay
-            if len(self.kept) > self.SIZE:
-                self.kept.popitem(last=False)
-        return replay
-
-
-def init_app(app) -> None:
-    app.extensions["zerogames.replays"] = Replays()
-    app.register_blueprint(bp)
 
 
 def finished_record(game: str) -> Record:
@@ -98,31 +65,11 @@ def table_room(replay: Replay, n: int, me: int | None) -> RoomInfo:
 
 
 def draw_table(replay: Replay, n: int, me: int | None, view: dict[str, Any]) -> str:
-    """Every region of the game's table at step n, drawn by its own templates (with no move to make)."""
-    game_id = replay.record.game
+    """The game's table at step n, drawn by its own templates (with no move to make)."""
     room = table_room(replay, n, me)
     context = {"tab": {}, "my_name": None, "act_url": None, "room": room, "view": view}
     context |= {"now": replay.steps[n].now, "replay": True}
-    regions = {}
-    for region in tables.TABLES[game_id].regions:
-        name, lines = region.name, region.lines
-        if lines is not None:
-            drawn = [
-                render.draw(
-                    game_id,
-                    f"{name}-line",
-                    {
-                        "seat": seat,
-                        "their": {key: view[key][seat.index] for key in lines.each}
-                        | {key: view[key] == seat.index for key in lines.at},
-                    },
-                )
-                for seat in room.seats
-            ]
-            regions[name] = render.draw(game_id, name, {"lines": Markup("".join(drawn))})
-        else:
-            regions[name] = render.draw(game_id, name, context)
-    return room_body(regions, room.status, game_id)
+    return room_body(render.draw_whole(replay.record.game, room, context), room.status, replay.record.game)
 
 
 def step_words(replay: Replay, me: int | None) -> list[str]:
@@ -155,7 +102,7 @@ def point_of_view(replay: Replay) -> int | None:
 @bp.get("/replay/<game>")
 def replay(game: str):
     record = finished_record(game)
-    replay = current_app.extensions["zerogames.replays"].get(record)
+    replay = replay_of(record)
     step = request.args.get("step", "0")
     n = min(int(step), replay.last) if step.isdigit() else 0
     me = point_of_view(replay)
@@ -183,7 +130,7 @@ def replay(game: str):
         rounds=rounds,
         current_round=replay.steps[n].round,
         label=label,
-        chart=score_chart(replay.scores_by_round(), [seat["name"] for seat in record.seats], label),
+        chart=chart_of(replay),
         open_hands=view["hands"] if me is None else None,
     )
 

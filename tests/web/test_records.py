@@ -1,0 +1,353 @@
+"""Players who are remembered: accounts from guests, history, replays and statistics."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+
+from tests.games.stacking import deck_dealing
+from tests.web.conftest import create_room, join, wait_until, words
+from zerogames.games import GAMES
+from zerogames.games.cards import STANDARD_DECK, card_name
+from zerogames.web import accounts as web_accounts
+
+PASSWORD = "correct horse"
+ZERO_GAME = GAMES["zero_game"]
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The test app, with a quick password hash (the real one is timed in the browser tests)."""
+    from app import create_app
+
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "zerogames.db"),
+            "DEV": True,
+            "BOT_DELAY": 0,
+            "PASSWORD_METHOD": "pbkdf2:sha256:1000",
+        }
+    )
+
+
+def uid_of(client) -> str:
+    """The browser's player id (a first visit gives a guest theirs)."""
+    client.get("/me")
+    with client.session_transaction() as session:
+        return session["uid"]
+
+
+def play_against_bots(client, registry, game="zero_game", bots=2) -> str:
+    """A game with bots, this client's moves the first legal ones, to its end: the game's id."""
+    code = create_room(client, game)
+    for _ in range(bots):
+        client.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
+    client.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    room = registry.get(code)
+    while room.status != "over":
+        with room.lock:
+            legal = room.rules.legal_actions(room.state, 0)
+            version = room.version
+        if legal:
+            client.post(
+                f"/r/{code}/act",
+                data={"action": json.dumps(legal[0]), "version": version},
+                headers={"HX-Request": "true"},
+            )
+        else:
+            wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+    return f"{code}-{room.game_no}"
+
+
+def sign_up(client, username="ann", password=PASSWORD, again=None):
+    return client.post(
+        "/signup", data={"username": username, "password": password, "again": again or password}
+    )
+
+
+def sign_in(client, username="ann", password=PASSWORD, address="127.0.0.1"):
+    return client.post(
+        "/signin", data={"username": username, "password": password}, environ_base={"REMOTE_ADDR": address}
+    )
+
+
+def replay_links(html: str) -> list[str]:
+    return re.findall(r'href="/replay/([A-Z]+-\d+)"', html)
+
+
+# Accounts from guests
+
+
+def test_a_guest_keeps_their_games_when_signing_up_and_finds_them_on_another_browser(player, registry):
+    ann = player("Ann")
+    first, second = play_against_bots(ann, registry), play_against_bots(ann, registry)
+    guest = uid_of(ann)
+    assert replay_links(ann.get("/me").text) == [second, first]  # newest first
+    response = sign_up(ann)
+    assert response.status_code == 302 and response.headers["Location"] == "/me"
+    assert uid_of(ann) == guest  # the guest's id is the account's
+    page = ann.get("/me").text
+    assert '<h1 id="player-heading">ann</h1>' in page and replay_links(page) == [second, first]
+
+    # A second browser, a guest with a game of its own, signs in: its game joins the account.
+    phone = player("Annie")
+    third = play_against_bots(phone, registry)
+    assert sign_in(phone).status_code == 302
+    assert uid_of(phone) == guest
+    fourth = play_against_bots(phone, registry)
+    for browser in (ann, phone):
+        assert replay_links(browser.get("/me").text) == [fourth, third, second, first]
+    # What is public of an account, to anyone.
+    stranger = player("Cal")
+    public = stranger.get("/p/ANN").text
+    assert replay_links(public) == [fourth, third, second, first]
+    assert "Sign up</a> to keep them" not in public
+    assert stranger.get("/p/nobody").status_code == 404
+
+
+def test_signing_in_moves_the_browsers_seats_to_the_account(player, registry):
+    ann = player("Ann")
+    sign_up(ann)
+    phone = player("Annie")
+    code = create_room(phone)
+    assert sign_in(phone).status_code == 302
+    room = registry.get(code)
+    assert room.seats[0].uid == uid_of(phone) == uid_of(ann) and room.host == uid_of(ann)
+    assert registry.rebuild(code).seats[0].uid == uid_of(ann)
+
+
+def test_signing_out_makes_the_browser_a_new_guest(player, registry):
+    ann = player("Ann")
+    play_against_bots(ann, registry)
+    sign_up(ann)
+    account = uid_of(ann)
+    page = ann.post("/signout", follow_redirects=True).text
+    assert "Signed out" in page and uid_of(ann) != account
+    assert replay_links(ann.get("/me").text) == []
+
+
+# Passwords
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "again", "reason"),
+    [
+        ("an", PASSWORD, PASSWORD, "A username is 3 to 20 letters"),
+        ("ann smith", PASSWORD, PASSWORD, "A username is 3 to 20 letters"),
+        ("ann", "short", "short", "That password is too short: use at least 8 characters."),
+        ("ann", PASSWORD, PASSWORD + "!", "The two passwords do not match"),
+    ],
+)
+def test_a_sign_up_refused_says_why_and_makes_nothing(player, registry, username, password, again, reason):
+    ann = player("Ann")
+    response = sign_up(ann, username, password, again)
+    assert response.status_code == 400 and reason in unescape(response.text)
+    assert registry.store.account(username) is None
+    assert 'value="' + username + '"' in unescape(response.text)  # what was typed stays, but passwords
+    assert PASSWORD not in response.text
+
+
+def test_a_username_taken_is_refused_in_any_case_and_the_first_account_is_untouched(player, registry):
+    sign_up(player("Ann"))
+    first = registry.store.account("ann")
+    other = player("Other Ann")
+    response = sign_up(other, "ANN", "another password")
+    assert response.status_code == 400 and "The username ANN is taken: pick another." in unescape(
+        response.text
+    )
+    assert registry.store.account("ann") == first
+    assert registry.store.player(uid_of(other)) is None
+
+
+def test_a_wrong_password_is_answered_slowly_and_changes_nothing(player, registry, monkeypatch):
+    sign_up(player("Ann"))
+    waits = []
+    monkeypatch.setattr(web_accounts.time, "sleep", waits.append)
+    bea = player("Bea")
+    guest = uid_of(bea)
+    response = sign_in(bea, "ann", "wrong password")
+    assert response.status_code == 401
+    assert "That username and password do not match an account." in unescape(response.text)
+    assert waits == [web_accounts.WRONG_ANSWER_DELAY] and uid_of(bea) == guest
+    # An unknown name is refused in the same words, as slowly.
+    assert "do not match an account" in unescape(sign_in(bea, "nobody", "whatever").text)
+    assert len(waits) == 2
+
+
+def test_wrong_passwords_are_limited_per_account_and_per_address(player, registry, monkeypatch):
+    monkeypatch.setattr(web_accounts.time, "sleep", lambda seconds: None)
+    sign_up(player("Ann"), "ann")
+    sign_up(player("Bea"), "bea")
+    guesser = player("Guesser")
+    # Per account: five wrong tries from five addresses, and then not even the right password helps.
+    for n in range(5):
+        assert sign_in(guesser, "ann", f"guess {n}", address=f"10.0.0.{n}").status_code == 401
+    refused = sign_in(player("Ann again"), "ann", PASSWORD, address="10.0.1.1")
+    assert refused.status_code == 401 and "Too many tries: wait 5 minutes" in unescape(refused.text)
+    # Per address: five wrong tries at other accounts, and this address may not try Bea's either.
+    for n in range(5):
+        sign_in(guesser, f"user{n}", "guess", address="10.0.2.2")
+    assert "Too many tries" in unescape(sign_in(guesser, "bea", PASSWORD, address="10.0.2.2").text)
+    # Elsewhere, Bea signs in.
+    assert sign_in(player("Bea again"), "bea", PASSWORD, address="10.0.3.3").status_code == 302
+
+
+# History and statistics
+
+
+def test_the_players_page_shows_each_game_and_the_statistics(player, registry):
+    ann = player("Ann")
+    game = play_against_bots(ann, registry)
+    code = game.split("-")[0]
+    room = registry.get(code)
+    result = room.rules.result(room.state)
+    figures = room.rules.figures(room.state)[0]
+    page = unescape(ann.get("/me").text)
+    row = words(page[page.index("<tbody>") : page.index("</tbody>")])
+    scores = result["scores"]
+    # Equal scores share a place, and the next score is the next place.
+    place = ["1st", "2nd", "3rd"][sorted(set(scores), reverse=True).index(scores[0])]
+    assert row.endswith(f"Zero Game Ann , Ada (bot) , Bix (bot) {place} {scores[0]} Watch")
+    stats = words(page[page.index('id="stat-zero_game"') : page.index("</article>")])
+    won = int(0 in result["winners"])
+    assert f"Games 1 Wins {won} Win rate {won * 100}%" in stats
+    assert f"Average score {result['scores'][0]:.1f}" in stats
+    assert f"Bids made exactly {figures['bids_made']} of {figures['rounds']}" in stats
+
+
+def test_the_history_is_paged_newest_first(player, registry, monkeypatch):
+    from zerogames.web import players
+
+    monkeypatch.setattr(players, "PAGE_SIZE", 2)
+    ann = player("Ann")
+    games = [play_against_bots(ann, registry) for _ in range(3)]
+    first = ann.get("/me").text
+    assert replay_links(first) == games[:0:-1] and 'rel="next"' in first and 'rel="prev"' not in first
+    second = ann.get("/me?page=2").text
+    assert replay_links(second) == games[:1] and 'rel="prev"' in second and 'rel="next"' not in second
+
+
+def test_an_abandoned_game_is_in_the_history_without_a_replay(player, registry):
+    ann = player("Ann")
+    code = create_room(ann)
+    for _ in range(2):
+        ann.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
+    room = registry.get(code)
+    registry.set_options(room, uid_of(ann), {"decks": [STANDARD_DECK]})
+    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    assert ann.get(f"/replay/{code}-1").status_code == 403
+    registry.abandon(room)
+    assert room.status == "over"
+    page = unescape(ann.get("/me").text)
+    assert "abandoned" in words(page[page.index("<tbody>") : page.index("</tbody>")])
+    assert replay_links(page) == []
+    refused = ann.get(f"/replay/{code}-1")
+    assert refused.status_code == 403 and "abandoned before its end" in unescape(refused.text)
+    # Abandoned games count in no statistics (they have no result).
+    assert "No finished game yet." in page
+
+
+# Replays
+
+
+def cards_named(html: str) -> set[str]:
+    return set(
+        re.findall(
+            r'aria-label="((?:Ace|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King) of \w+)"',
+            html,
+        )
+    )
+
+
+def section(html: str, ident: str) -> str:
+    start = html.index(f'id="{ident}"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_a_replay_shows_each_seat_exactly_its_view_at_each_step_and_all_open_every_hand(player, registry):
+    clients = [player(name) for name in ("Ann", "Bea", "Cal")]
+    code = create_room(clients[0])
+    for client in clients[1:]:
+        join(client, code)
+    room = registry.get(code)
+    hands = [["AS", "KS", "QS"], ["AH", "KH", "QH"], ["AD", "KD", "QD"]]
+    registry.set_options(
+        room, uid_of(clients[0]), {"dealer": 2, "decks": [deck_dealing(hands, 0, STANDARD_DECK)]}
+    )
+    clients[0].post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    seen = []  # each seat's view at every version of the game, as the live table drew it
+    while True:
+        with room.lock:
+            seen.append([ZERO_GAME.view(room.state, seat, room.published.at) for seat in range(3)])
+            if room.status == "over":
+                break
+            seat = room.state["turn"]
+            action, version = ZERO_GAME.legal_actions(room.state, seat)[-1], room.version
+        clients[seat].post(
+            f"/r/{code}/act",
+            data={"action": json.dumps(action), "version": version},
+            headers={"HX-Request": "true"},
+        )
+    game = f"{code}-1"
+    replay = clients[0].application.extensions["zerogames.replays"].kept
+    stranger = player("Dee")  # never sat at the table: any seat's view of a finished game is theirs to see
+    for n, views in enumerate(seen):
+        for seat, view in enumerate(views):
+            page = unescape(stranger.get(f"/replay/{game}?step={n}&view={seat}").text)
+            assert f"Step {n} of {len(seen) - 1}" in page
+            # The seat's cards, and no one else's, in its hand; nothing the seat could not see anywhere.
+            assert cards_named(section(page, "hand")) == {card_name(card) for card in view["hand"]}
+            others = {card_name(card) for other in views if other is not view for card in other["hand"]}
+            assert not cards_named(page) & others
+        (kept,) = replay.values()
+        assert [{**kept.view(n, seat), "legal": view["legal"]} for seat, view in enumerate(views)] == views
+        opened = unescape(stranger.get(f"/replay/{game}?step={n}&view=open").text)
+        assert cards_named(section(opened, "hands-heading")) == {
+            card_name(card) for view in views for card in view["hand"]
+        }
+    # Every step in words, as the table said them; and the jump to each round.
+    last = unescape(stranger.get(f"/replay/{game}?step={len(seen) - 1}").text)
+    assert "Ann bid" in last and "played the Ace of spades" in words(last)
+    starts = {}
+    for n, views in enumerate(seen):
+        starts.setdefault(views[0]["round"], n)
+    jumps = section(last, "replay-heading")
+    assert re.findall(
+        r'href="/replay/' + game + r'\?step=(\d+)&view=open" (?:aria-current="step")?>(\d+)</a>', jumps
+    ) == [(str(n), str(number)) for number, n in starts.items()]
+
+
+def test_a_replay_of_a_game_in_progress_is_refused(player, registry):
+    ann = player("Ann")
+    code = create_room(ann)
+    for _ in range(2):
+        ann.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
+    room = registry.get(code)
+    registry.set_options(room, uid_of(ann), {"decks": [STANDARD_DECK]})
+    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    for who in (ann, player("Bea")):
+        response = who.get(f"/replay/{code}-1?view=0")
+        assert response.status_code == 403
+        assert "This game is still being played: its replay opens once it is over." in unescape(response.text)
+    assert ann.get(f"/replay/{code}-9").status_code == 404
+    assert ann.get("/replay/nonsense").status_code == 404
+
+
+def test_game_over_shows_the_score_chart_and_the_replay(player, registry):
+    ann = player("Ann")
+    game = play_against_bots(ann, registry)
+    code = game.split("-")[0]
+    page = unescape(ann.get(f"/r/{code}").text)
+    record = section(page, "game-record")
+    assert f'href="/replay/{game}"' in record and "Watch replay" in record
+    room = registry.get(code)
+    rounds = len(room.state["history"])
+    # One row per round, each seat's score at its end, the last the final scores.
+    rows = re.findall(r'<tr><th scope="row">(\d+)</th>(.*?)</tr>', record)
+    assert [int(number) for number, _ in rows] == list(range(1, rounds + 1))
+    assert re.findall(r">(-?\d+)</td>", rows[-1][1]) == [str(s) for s in room.rules.scores(room.state)]
+    assert record.count("<polyline") == 3

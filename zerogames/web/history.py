@@ -1,0 +1,71 @@
+"""Finished games as the site shows them again: replays rebuilt from the log (kept a while, as a
+finished game never changes), and the score chart and "Watch replay" a table shows at its end."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import Flask, current_app, url_for
+
+from zerogames.offload import off_the_loop
+from zerogames.records import Replay
+from zerogames.store import Record, game_id
+
+from .charts import Chart, score_chart
+from .registry import web_registry
+
+
+class Replays:
+    """Replays rebuilt lately, the least recently watched dropped first."""
+
+    SIZE = 32
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, record: Record) -> Replay:
+        key = (record.code, record.game_no)
+        with self.lock:
+            replay = self.kept.get(key)
+            if replay is not None:
+                self.kept.move_to_end(key)
+                return replay
+        # Some thousands of engine steps for a long game: off the loop that serves the tables.
+        replay = off_the_loop(Replay, record)
+        with self.lock:
+            self.kept[key] = replay
+            if len(self.kept) > self.SIZE:
+                self.kept.popitem(last=False)
+        return replay
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["zerogames.replays"] = Replays()
+
+
+def replay_of(record: Record) -> Replay:
+    return current_app.extensions["zerogames.replays"].get(record)
+
+
+def chart_of(replay: Replay) -> Chart | None:
+    if "chart" not in replay.memo:
+        names = [seat["name"] for seat in replay.record.seats]
+        replay.memo["chart"] = score_chart(replay.scores_by_round(), names, replay.rules.round_key.title())
+    return replay.memo["chart"]
+
+
+def game_record(code: str, game_no: int) -> str:
+    """The end of a room's game, alike for every viewer: its score chart and "Watch replay" once it
+    finished, a word of why not when it was abandoned."""
+    record = web_registry().store.record(code, game_no)
+    finished = record is not None and record.outcome == "finished"
+    return current_app.jinja_env.draw(
+        "room/game-record.html",
+        {
+            "outcome": record.outcome if record else None,
+            "chart": chart_of(replay_of(record)) if finished else None,
+            "replay_url": url_for("replays.replay", game=game_id(code, game_no)) if finished else None,
+        },
+    )
