@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.web.conftest import act, create_room, join, version_of, wait_until
+from tests.web.conftest import act, create_room, join, version_of, wait_until, words
 from zerogames.rooms import CODE_ALPHABET, Subscriber
 from zerogames.rooms.channels import WAKE_SLICES
 
@@ -209,6 +209,26 @@ def test_bots_move_by_themselves(player, registry):
     assert room.status == "over"
     actions = registry.store.all_actions(code, room.game_no)
     assert {by.split(":")[0] for *_, by in actions} == {"player", "bot"}
+
+
+def test_normal_and_hard_bots_are_seated_by_level_and_play_a_whole_game(player, registry):
+    ann = player("Ann")
+    code = create_room(ann, game="trump_card")
+    lobby = ann.get(f"/r/{code}").text
+    for level in ("Easy", "Normal", "Hard"):
+        assert f"Add a{'n' if level == 'Easy' else ''} {level} bot" in lobby
+    for level in ("normal", "hard", "hard"):
+        ann.post(f"/r/{code}/bots", data={"level": level}, headers={"HX-Request": "true"})
+    seats = words(ann.get(f"/r/{code}").text)
+    assert "Normal bot" in seats and "Hard bot" in seats
+    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    room = registry.get(code)
+    while room.status != "over":
+        wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+        if room.status == "playing":
+            act(ann, code, json.dumps(room.rules.legal_actions(room.state, 0)[0]))
+    bys = {by for *_, by in registry.store.all_actions(code, room.game_no)}
+    assert bys == {"player:" + room.seats[0].uid, "bot:normal", "bot:hard"}
 
 
 def test_play_again_starts_a_new_game_with_the_same_seats(player, registry):

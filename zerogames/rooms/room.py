@@ -82,6 +82,8 @@ class Room:
         self.lock = threading.RLock()
         self.subscribers: list[Subscriber] = []
         self.pending_bots: set[int] = set()
+        # Each bot seat's player, by (game, seat, level): Normal and Hard remember what they were shown.
+        self.bots: dict[tuple[int, int, str], Any] = {}
         self.refreshes: set[float] = set()  # moments a push of time-changed views is set for
         self.recent: dict[int, Published] = {}
         self.published = self.publication(None)
