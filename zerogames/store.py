@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ class RoomRow:
     seed: int | None
     version: int
     seats: list[SeatRow]
+    ranked: bool = False
 
 
 @dataclass
@@ -70,6 +71,8 @@ class GameEnd:
     outcome: str  # finished or abandoned
     result: dict[str, Any] | None
     places: list[Place]
+    # The players' lines a rated game rates (zerogames.rooms.ranked), with the end's transaction.
+    rated: list[Line] = field(default_factory=list)
 
 
 @dataclass
@@ -240,15 +243,20 @@ class Store:
             self.create_record_tables()
 
     def create_rating_tables(self) -> None:
-        """Ratings (zerogames.ratings): each player's at each game, and every rated game's lines."""
+        """Ranked rooms, and ratings (zerogames.ratings): each player's at each game, and every rated
+        game's lines."""
         db = self.db
+        if "ranked" not in db["rooms"].columns_dict:
+            # 1 for a room its host marked ranked.
+            db["rooms"].add_column("ranked", int)
         if "ratings" not in db.table_names():
             db["ratings"].create(
                 {"game": str, "player": str, "mu": float, "sigma": float, "ordinal": float, "games": int},
                 pk=("game", "player"),
             )
-            # A leaderboard reads a game's ratings best first.
-            db["ratings"].create_index(["game", "ordinal"])
+        # A leaderboard reads a game's ratings best first, and counts those above a player's, from this
+        # index alone (sigma tells the settled).
+        db["ratings"].create_index(["game", "ordinal", "sigma"], if_not_exists=True)
         if "rating_history" not in db.table_names():
             # One line per player of each rated game, numbered in the order the game's ratings were
             # updated (`n`): what a recompute rates again, and each player's chart. mu and sigma are
@@ -270,7 +278,6 @@ class Store:
                 pk=("game", "n", "seat"),
             )
             db["rating_history"].create_index(["player", "game", "n"])
-
 
     def create_record_tables(self) -> None:
         """Players and their history: plain tables and columns, as any SQL database holds them."""
@@ -337,10 +344,11 @@ class Store:
         with self.transaction():
             self.db.execute(
                 "insert into rooms"
-                " (code, game, options, host, status, game_no, seed, version, created, updated)"
-                " values (?,?,?,?,?,?,?,?,?,?) on conflict(code) do update set options = excluded.options,"
+                " (code, game, options, host, status, game_no, seed, version, created, updated, ranked)"
+                " values (?,?,?,?,?,?,?,?,?,?,?) on conflict(code) do update set options = excluded.options,"
                 " host = excluded.host, status = excluded.status, game_no = excluded.game_no,"
-                " seed = excluded.seed, version = excluded.version, updated = excluded.updated",
+                " seed = excluded.seed, version = excluded.version, updated = excluded.updated,"
+                " ranked = excluded.ranked",
                 [
                     room.code,
                     room.game,
@@ -352,6 +360,7 @@ class Store:
                     room.version,
                     now,
                     now,
+                    int(room.ranked),
                 ],
             )
             self.db.execute("delete from seats where code = ?", [room.code])
@@ -381,6 +390,7 @@ class Store:
             row["seed"],
             row["version"],
             seats,
+            bool(row["ranked"]),
         )
 
     def unfinished_rooms(self) -> list[str]:
@@ -472,6 +482,8 @@ class Store:
         )
         game = self.db.execute("select game from games where code = ? and game_no = ?", [code, game_no])
         (game_name,) = game.fetchone()
+        if end.rated:
+            self.rate_game(game_name, code, game_no, end.rated, ended)
         for place in end.places:
             self.db.execute(
                 "insert into plays (code, game_no, seat, player, game, ended, place, score, won, figures)"
@@ -565,6 +577,14 @@ class Store:
         )
         return {player: Rating(mu, sigma, games) for player, mu, sigma, games in rows}
 
+    def signed_up(self, player: str | None) -> bool:
+        """Whether the player has an account, as every seat of a ranked table must."""
+        with self.lock:
+            found = self.db.execute(
+                "select 1 from players where id = ? and username is not null", [player]
+            ).fetchone()
+        return found is not None
+
     def ratings_of(self, game: str, players: list[str]) -> dict[str, Rating]:
         """The ratings these players have at this game (a player never rated there has none)."""
         with self.lock:
@@ -583,15 +603,27 @@ class Store:
             history.append(Rating(mu, sigma, len(history) + 1))
         return found
 
-    def leaderboard(self, game: str, offset: int, limit: int) -> list[tuple[str, Rating]]:
-        """A game's settled (not provisional) ratings, best first, from the `offset`-th."""
+    def leaderboard(self, game: str, offset: int, limit: int) -> list[tuple[str, str, Rating]]:
+        """A game's settled (not provisional) ratings, best first, from the `offset`-th: each player's
+        id, username and rating."""
         with self.lock:
             rows = self.db.execute(
-                "select player, mu, sigma, games from ratings where game = ? and sigma <= ?"
-                " order by ordinal desc, player limit ? offset ?",
+                "select r.player, p.username, r.mu, r.sigma, r.games from ratings r"
+                " join players p on p.id = r.player where r.game = ? and r.sigma <= ?"
+                " order by r.ordinal desc, r.player limit ? offset ?",
                 [game, ratings.PROVISIONAL_SIGMA, limit, offset],
             ).fetchall()
-        return [(player, Rating(mu, sigma, games)) for player, mu, sigma, games in rows]
+        return [(player, username, Rating(mu, sigma, games)) for player, username, mu, sigma, games in rows]
+
+    def leaderboard_length(self, game: str, most: int) -> int:
+        """How many players the game's leaderboard lists, up to `most`."""
+        with self.lock:
+            (count,) = self.db.execute(
+                "select count(*) from (select 1 from ratings where game = ? and sigma <= ?"
+                " order by ordinal desc limit ?)",
+                [game, ratings.PROVISIONAL_SIGMA, most],
+            ).fetchone()
+        return count
 
     def leaderboard_place(self, game: str, player: str) -> int | None:
         """The player's place on the game's leaderboard, 1 the best; None while provisional or unrated."""

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from tests.web.conftest import page, words
 from zerogames import recompute_ratings
 from zerogames.games import GAMES
 from zerogames.games.base import Side
 from zerogames.ratings import PROVISIONAL_SIGMA, lines
+from zerogames.rooms import Refused
 from zerogames.store import Store
 
 PLAYERS = [f"player-{n}" for n in range(12)]
@@ -19,6 +22,7 @@ EVERY_GAME = tuple(sorted(GAMES))
 def simulate_rated_games(store: Store, games: int, kinds=EVERY_GAME, seed: int = 7) -> None:
     """Rated games between a dozen players, each game's end recorded in a transaction of its own."""
     rng = random.Random(seed)
+    sign_up(store, *PLAYERS)
     for number in range(games):
         game_id = kinds[number % len(kinds)]
         rules = GAMES[game_id]
@@ -57,13 +61,15 @@ def test_recomputing_from_the_history_gives_the_stored_ratings(store):
 def test_a_leaderboard_lists_settled_ratings_best_first(store):
     simulate_rated_games(store, 150, kinds=["zero_game"])
     board = store.leaderboard("zero_game", 0, 100)
-    ordinals = [rating.ordinal for _, rating in board]
+    ordinals = [rating.ordinal for *_, rating in board]
     assert board and ordinals == sorted(ordinals, reverse=True)
-    assert all(rating.sigma <= PROVISIONAL_SIGMA for _, rating in board)
-    for place, (player, _) in enumerate(board, start=1):
-        assert store.leaderboard_place("zero_game", player) == place
+    assert all(rating.sigma <= PROVISIONAL_SIGMA for *_, rating in board)
+    assert store.leaderboard_length("zero_game", 100) == len(board) > 5
+    assert store.leaderboard_length("zero_game", 5) == 5
+    for place, (player, username, _) in enumerate(board, start=1):
+        assert store.leaderboard_place("zero_game", player) == place and username == player
     assert store.leaderboard("zero_game", 2, 3) == board[2:5]
-    settled = {player for player, _ in board}
+    settled = {player for player, *_ in board}
     provisional = [p for p in PLAYERS if p not in settled and store.ratings_of("zero_game", [p])]
     assert all(store.leaderboard_place("zero_game", p) is None for p in provisional)
     assert store.leaderboard_place("zero_game", "nobody") is None
@@ -83,3 +89,146 @@ def test_the_operators_command_recomputes_and_says_what_changed(tmp_path, capsys
     assert recompute_ratings.main([str(path)]) == 0
     assert capsys.readouterr().out == "Recomputed 20 rated games: 48 ratings, 0 changed.\n"
     assert recompute_ratings.main([str(tmp_path / "none.db")]) == 1
+
+
+# Ranked rooms
+
+ONE_ROUND = {"schedule": [1]}  # Zero Game's shortest: a card each, three bids and three plays
+
+
+def sign_up(store: Store, *players: str) -> None:
+    for player in players:
+        store.sign_up(player, player.title(), player, "not a password hash")
+
+
+def seated(registry, players, options=ONE_ROUND, ranked=True):
+    """A Zero Game room of these players, the first hosting, marked ranked (or not) and started."""
+    room = registry.create("zero_game", dict(options), players[0], players[0].title())
+    for player in players[1:]:
+        registry.join(room, player, player.title())
+    registry.set_ranked(room, players[0], ranked)
+    return room
+
+
+def play_out(registry, room) -> None:
+    """Every seat plays its first legal move until the game is over."""
+    registry.start(room, room.host)
+    while room.status == "playing":
+        seat = room.state["turn"]
+        legal = room.rules.legal_actions(room.state, seat)
+        registry.act(room, room.seats[seat].uid, room.version, legal[0])
+
+
+def test_the_end_of_a_ranked_game_rates_its_players_at_once(registry):
+    sign_up(registry.store, "ann", "bea", "cal")
+    room = seated(registry, ["ann", "bea", "cal"])
+    assert room.published.ranked and room.published.ratings == ("0?", "0?", "0?")
+    play_out(registry, room)
+    after = registry.store.ratings_of("zero_game", ["ann", "bea", "cal"])
+    assert {player: rating.games for player, rating in after.items()} == {"ann": 1, "bea": 1, "cal": 1}
+    # Beside each name at the table: the new ratings, in the publication of the game's end.
+    assert room.published.ratings == tuple(after[p].shown for p in ("ann", "bea", "cal"))
+    assert room.published.ratings != ("0?", "0?", "0?")
+    # The rating came with the game's end: a restarted registry finds both.
+    rebuilt = registry.rebuild(room.code)
+    assert rebuilt.status == "over" and rebuilt.ranked and rebuilt.ratings == room.published.ratings
+
+
+def test_an_abandoned_ranked_game_is_rated_as_its_scores_stood(registry):
+    sign_up(registry.store, "ann", "bea", "cal")
+    room = seated(registry, ["ann", "bea", "cal"], options={"schedule": [1, 1]})
+    registry.start(room, "ann")
+    while room.state["round"] == 0:  # the first round played out, the second left for good
+        seat = room.state["turn"]
+        registry.act(room, room.seats[seat].uid, room.version, room.rules.legal_actions(room.state, seat)[0])
+    scores = room.rules.scores(room.state)
+    registry.abandon(room)
+    places = registry.store.db.execute("select player, place from rating_history order by seat").fetchall()
+    best = max(scores)
+    assert [place == 1 for _, place in places] == [score == best for score in scores]
+    assert room.published.ratings != ("0?", "0?", "0?")
+
+
+def test_an_unranked_room_never_changes_a_rating(registry):
+    sign_up(registry.store, "ann", "bea", "cal")
+    play_out(registry, seated(registry, ["ann", "bea", "cal"], ranked=False))
+    assert registry.store.ratings_of("zero_game", ["ann", "bea", "cal"]) == {}
+
+
+def test_a_table_with_a_bot_is_not_rated(registry):
+    sign_up(registry.store, "ann", "bea")
+    room = seated(registry, ["ann", "bea"], ranked=False)
+    registry.add_bot(room, "ann")
+    with pytest.raises(Refused, match="Remove the bots first"):
+        registry.set_ranked(room, "ann", True)
+    # Even were it marked ranked, a bot's seat has no player to rate.
+    room.ranked = True
+    assert registry.rated_lines(room, {"scores": (3, 2, 1)}) == []
+    room.ranked = False
+    registry.set_ranked(room, "ann", False)
+    assert registry.rated_lines(room, {"scores": (3, 2, 1)}) == []
+
+
+def test_a_ranked_table_seats_signed_up_players_only_and_no_bots(registry):
+    sign_up(registry.store, "ann", "bea")
+    room = seated(registry, ["ann", "bea"])
+    with pytest.raises(Refused, match="sign in or sign up to take a seat"):
+        registry.join(room, "guest-1", "Gus")
+    with pytest.raises(Refused, match="A ranked table has no bots"):
+        registry.add_bot(room, "ann")
+    assert [seat.uid for seat in room.seats] == ["ann", "bea"]
+    # A guest already seated keeps the table unranked until they leave.
+    registry.set_ranked(room, "ann", False)
+    registry.join(room, "guest-1", "Gus")
+    with pytest.raises(Refused, match="Gus is a guest"):
+        registry.set_ranked(room, "ann", True)
+    with pytest.raises(Refused, match="Only the host"):
+        registry.set_ranked(room, "bea", True)
+    assert not room.ranked
+
+
+# Pages
+
+
+def as_player(client, uid: str):
+    """The client's browser is player `uid` (as signing in makes it)."""
+    with client.session_transaction() as session:
+        session["uid"] = uid
+    return client
+
+
+def test_the_leaderboard_page_lists_the_settled_and_marks_the_viewer(app, registry, player):
+    simulate_rated_games(registry.store, 150, kinds=["zero_game"])
+    board = registry.store.leaderboard("zero_game", 0, 100)
+    third = board[2][0]
+    html = as_player(player("Viewer"), third).get("/leaderboard/zero_game").text
+    assert "You are 3rd, marked below." in words(html)
+    rows = re.findall(r"<tr( class=\"mine\" aria-current=\"true\")?>\s*<td class=\"number\">(\d+)</td>", html)
+    assert [(bool(mine), int(place)) for mine, place in rows] == [
+        (place == 3, place) for place in range(1, len(board) + 1)
+    ]
+    assert [name for name in re.findall(r'href="/p/([^"]+)"', html)] == [name for _, name, _ in board]
+    stranger = words(player("Guest").get("/leaderboard/zero_game").text)
+    assert "You have no Zero Game rating yet" in stranger
+    trump = words(player("Guest").get("/leaderboard/trump_card").text)
+    assert "rated as two teams of two, by the cards each team banked" in trump
+    assert "No settled rating yet." in trump
+    assert player("Guest").get("/leaderboard/zero_game?page=2").status_code == 404
+    assert player("Guest").get("/leaderboard/chess").status_code == 404
+
+
+def test_the_lobby_says_which_and_a_ranked_table_shows_each_rating(app, registry, player):
+    sign_up(registry.store, "ann", "bea", "cal")
+    room = seated(registry, ["ann", "bea", "cal"], ranked=False)
+    ann = as_player(player("Ann"), "ann")
+    assert "Unranked table: no rating changes here." in words(page(ann, room.code))
+    response = ann.post(f"/r/{room.code}/ranked", data={"ranked": "yes"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and room.ranked
+    lobby = words(page(ann, room.code))
+    assert "Ranked table : only signed-up players sit here, no bots" in lobby
+    assert lobby.count("rating 0?") == 3
+    play_out(registry, room)
+    table = words(page(ann, room.code))
+    assert all(f"rating {shown}" in table for shown in room.published.ratings)
+    mine = words(ann.get("/me").text)
+    assert f"Zero Game {room.published.ratings[0]} after 1 rated game" in mine

@@ -19,6 +19,9 @@ class Lobby:
 
     store: Store
     after_change: Callable[[Room], None]  # Play's: publish and set the timers
+    check_may_sit: Callable[[Room, str], None]  # Ranked's
+    check_bots_welcome: Callable[[Room], None]  # Ranked's
+    shown_ratings: Callable[[Room], tuple[str | None, ...]]  # Ranked's
 
     def join(self, room: Room, uid: str, name: str | None) -> int:
         name = clean_name(name)
@@ -32,6 +35,7 @@ class Lobby:
                 raise Refused(
                     f"This table is full: {room.rules.title} is for at most {room.rules.max_players}."
                 )
+            self.check_may_sit(room, uid)
             room.seats.append(Seat(uid, name))
             self.save_lobby(room)
             return len(room.seats) - 1
@@ -51,6 +55,7 @@ class Lobby:
             self.check_host_in_lobby(room, uid)
             if level not in bots.LEVELS:
                 raise Refused("There is no bot of that level.")
+            self.check_bots_welcome(room)
             if len(room.seats) >= room.rules.max_players:
                 raise Refused("The table is full: there is no seat for a bot.")
             taken = {seat.name for seat in room.seats}
@@ -81,6 +86,7 @@ class Lobby:
     def save_lobby(self, room: Room) -> None:
         room.version += 1
         self.store.save_room(room.row())
+        room.ratings = self.shown_ratings(room)
         room.changed()
 
     def start(self, room: Room, uid: str) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zerogames.games import IllegalAction
+from zerogames.ratings import Line
 from zerogames.records import game_end
 from zerogames.store import SNAPSHOT_EVERY, Store
 
@@ -22,6 +23,8 @@ class Play:
     clock: Callable[[], float]
     scheduler: Scheduler
     schedule_bots: Callable[[Room, float], None]  # BotDriver's
+    rated_lines: Callable[[Room, dict[str, Any]], list[Line]]  # Ranked's
+    shown_ratings: Callable[[Room], tuple[str | None, ...]]  # Ranked's
 
     def act(self, room: Room, uid: str, version: Any, action: Any, seat: Any = None) -> None:
         """A seated player's action, chosen on table `version`; refused (and nothing changed) if off."""
@@ -50,6 +53,8 @@ class Play:
             raise Refused(refusal.reason) from None
         over = room.rules.result(state) is not None
         end = game_end(room.rules, state, room.seated(), "finished") if over else None
+        if end is not None:
+            end.rated = self.rated_lines(room, state)
         number = room.action_count + 1
         snapshot = room.rules.dump(state) if number % SNAPSHOT_EVERY == 0 else None
         self.store.append_action(
@@ -59,6 +64,7 @@ class Play:
         room.acted[seat] = room.version
         if over:
             room.status = "over"
+            room.ratings = self.shown_ratings(room)
         self.after_change(room)
 
     def abandon(self, room: Room) -> None:
@@ -68,9 +74,11 @@ class Play:
             if room.status != "playing":
                 return
             end = game_end(room.rules, room.state, room.seated(), "abandoned")
+            end.rated = self.rated_lines(room, room.state)
             self.store.abandon_game(room.code, room.game_no, room.version + 1, end)
             room.version += 1
             room.status = "over"
+            room.ratings = self.shown_ratings(room)
             self.after_change(room)
 
     def after_change(self, room: Room) -> None:

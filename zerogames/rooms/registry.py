@@ -20,11 +20,12 @@ from .bot_driver import BotDriver
 from .channels import Channels
 from .lobby import Lobby
 from .play import Play
+from .ranked import Ranked
 from .room import CODE_ALPHABET, CODE_LENGTH, Refused, Room, Seat, clean_name
 from .scheduler import Scheduler
 
 
-class RoomRegistry(Lobby, Play, BotDriver, Channels):
+class RoomRegistry(Lobby, Play, BotDriver, Channels, Ranked):
     def __init__(
         self,
         store: Store,
@@ -98,6 +99,8 @@ class RoomRegistry(Lobby, Play, BotDriver, Channels):
         room.seats = [Seat(s.uid, s.name, s.bot) for s in row.seats]
         room.status, room.game_no, room.seed, room.version = row.status, row.game_no, row.seed, row.version
         room.acted = dict.fromkeys(range(len(room.seats)), room.version)
+        room.ranked = row.ranked
+        room.ratings = self.shown_ratings(room)
         if row.status != "lobby":
             game_log = self.store.game_log(code, row.game_no)
             if game_log is None:

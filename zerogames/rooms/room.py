@@ -57,6 +57,9 @@ class Published:
     # When the change was made: every view of it is drawn as of this moment (a view that changes with
     # time alone makes a change of its own when it does, through the scheduler).
     at: float
+    # A ranked room (rooms.ranked): each seat's rating, as shown beside its name, by seat.
+    ranked: bool = False
+    ratings: tuple[str | None, ...] = ()
 
 
 class Room:
@@ -86,6 +89,8 @@ class Room:
         self.bots: dict[tuple[int, int, str], Any] = {}
         self.refreshes: set[float] = set()  # moments a push of time-changed views is set for
         self.recent: dict[int, Published] = {}
+        self.ranked = False
+        self.ratings: tuple[str | None, ...] = ()  # as published: see Published
         self.published = self.publication(None)
 
     def seat_of(self, uid: str | None) -> int | None:
@@ -115,6 +120,8 @@ class Room:
             kept("connected", frozenset(sub.uid for sub in self.subscribers)),
             kept("options", dict(self.options)),
             self.clock(),
+            self.ranked,
+            kept("ratings", self.ratings),
         )
 
     def changed(self) -> None:
@@ -140,6 +147,7 @@ class Room:
             self.seed,
             self.version,
             [SeatRow(i, s.uid, s.name, s.bot) for i, s in enumerate(self.seats)],
+            self.ranked,
         )
 
 

@@ -8,7 +8,20 @@ from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_nam
 from zerogames.rooms import RoomRegistry
 from zerogames.store import Store
 
-from . import accounts, guard, history, identity, limits, live, lobby, players, replays, table, tables
+from . import (
+    accounts,
+    guard,
+    history,
+    identity,
+    leaderboards,
+    limits,
+    live,
+    lobby,
+    players,
+    replays,
+    table,
+    tables,
+)
 from .drawings import Drawings
 from .templating import TemplateEnvironment
 from .viewmodel import action_value, viewer_context
@@ -28,6 +41,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(leaderboards.bp)
     app.register_blueprint(players.bp)
     accounts.init_app(app)
     history.init_app(app)

@@ -63,3 +63,20 @@ def score_chart(series: list[list[int]], names: list[str], label: str = "Round")
     x_marks = [(x(index), index + 1) for index in range(0, rounds, every)]
     y_marks = [(y(score), score) for score in sorted({low, 0, high})]
     return Chart(label, series, names, lines, x_marks, y_marks, y(0))
+
+
+SPARK_WIDTH, SPARK_HEIGHT, SPARK_MARGIN = 160, 40, 3
+
+
+def sparkline(values: list[float]) -> str:
+    """A small line of `values` left to right, as an SVG polyline's points in a SPARK_WIDTH by
+    SPARK_HEIGHT box (a single value is a flat line)."""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    steps = max(1, len(values) - 1)
+    inner_width, inner_height = SPARK_WIDTH - 2 * SPARK_MARGIN, SPARK_HEIGHT - 2 * SPARK_MARGIN
+    points = [
+        (SPARK_MARGIN + inner_width * index / steps, SPARK_MARGIN + inner_height * (high - value) / span)
+        for index, value in enumerate(values if len(values) > 1 else values * 2)
+    ]
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)

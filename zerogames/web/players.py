@@ -14,6 +14,7 @@ from zerogames.records import statistics
 from zerogames.store import Played
 
 from . import identity
+from .leaderboards import player_ratings
 from .registry import web_registry
 
 bp = Blueprint("players", __name__)
@@ -49,6 +50,7 @@ def player_page(player_id: str, username: str | None, own: bool):
         games=games,
         titles={game_id: rules.title for game_id, rules in GAMES.items()},
         statistics=statistics(store.plays_by_game(player_id)),
+        ratings=player_ratings(player_id),
         page=number,
         previous=page_link(number - 1) if number > 1 else None,
         next=page_link(number + 1) if more else None,

@@ -60,7 +60,7 @@ def render_regions(code: str, game_id: str, published: Published, who: Viewer | 
     shared = drawings.shared(code, published)
     if "room" not in shared:
         # What of the room a region may be drawn from: not its version, nor who is looking.
-        seats = [(seat.name, seat.bot, seat.connected, seat.host) for seat in room.seats]
+        seats = [(seat.name, seat.bot, seat.connected, seat.host, seat.rating) for seat in room.seats]
         shared["room"] = json.dumps([code, published.status, seats, room.options])
     view = rules.view(published.state, room.me, published.at)
     # The spectator's view, worked out only by a push that finds something shared not yet drawn (the
@@ -156,7 +156,7 @@ def seat_lines(
             their = {key: public.value[key][seat.index] for key in lines.each} | {
                 key: public.value[key] == seat.index for key in lines.at
             }
-            facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host]
+            facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host, seat.rating]
             figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}", {}))
         shared[name] = figures
     drawn = {}

@@ -128,6 +128,19 @@ def remove_bot(code: str, index: int):
     return attempt(room, lambda: web_registry().remove_bot(room, identity.current_uid(), index))
 
 
+@bp.post("/r/<code>/ranked")
+def ranked(code: str):
+    room = find_room(code)
+
+    def mark() -> None:
+        wanted = request.form.get("ranked")
+        if wanted not in ("yes", "no"):
+            raise Refused("Choose whether the table is ranked: yes or no.")
+        web_registry().set_ranked(room, identity.current_uid(), wanted == "yes")
+
+    return attempt(room, mark)
+
+
 @bp.post("/r/<code>/start")
 def start(code: str):
     room = find_room(code)

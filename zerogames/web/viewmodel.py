@@ -23,6 +23,7 @@ class SeatInfo:
     connected: bool
     host: bool
     you: bool
+    rating: str | None = None  # at a ranked table
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class RoomInfo:
     min_players: int
     max_players: int
     options: dict[str, Any]
+    ranked: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -66,6 +68,7 @@ def room_info(code: str, game_id: str, published: Published, uid: str) -> RoomIn
             seat.bot is not None or seat.uid in published.connected,
             seat.uid == published.host,
             i == me,
+            published.ratings[i] if published.ratings else None,
         )
         for i, seat in enumerate(published.seats)
     )
@@ -82,6 +85,7 @@ def room_info(code: str, game_id: str, published: Published, uid: str) -> RoomIn
         rules.min_players,
         rules.max_players,
         published.options,
+        published.ranked,
     )
 
 
