@@ -3,8 +3,9 @@
     python -m zerogames.recompute_ratings [DATABASE]
 
 DATABASE defaults to ZEROGAMES_DB, else the site's own (instance/zerogames.db). It prints how many
-ratings changed: none, unless they had gone wrong (or the rating model was changed on purpose). Safe
-while the site runs: a game ending meanwhile waits for the transaction, then rates on from its result.
+ratings changed: none, unless they had gone wrong (or the rating model was changed on purpose). A game
+ending meanwhile on a running site waits for the transaction (up to the store's busy timeout), then
+rates on from the recomputed ratings.
 """
 
 from __future__ import annotations

@@ -651,15 +651,16 @@ class Store:
             for game, n, seat, player, side, place in rows:
                 games.setdefault((game, n), []).append(Line(seat, player, side, place))
             final: dict[tuple[str, str], Rating] = {}
+            updated = []
             history = [(game, lines) for (game, _), lines in games.items()]
             for (game, n), after in zip(games, ratings.recompute(history), strict=True):
                 for line in games[game, n]:
                     rating = after[line.player]
-                    self.db.execute(
-                        "update rating_history set mu = ?, sigma = ? where game = ? and n = ? and seat = ?",
-                        [rating.mu, rating.sigma, game, n, line.seat],
-                    )
+                    updated.append((rating.mu, rating.sigma, game, n, line.seat))
                     final[game, line.player] = rating
+            self.db.conn.executemany(
+                "update rating_history set mu = ?, sigma = ? where game = ? and n = ? and seat = ?", updated
+            )
             stored = {
                 (game, player): Rating(mu, sigma, count)
                 for game, player, mu, sigma, count in self.db.execute(
