@@ -132,6 +132,12 @@ def test_the_end_of_a_ranked_game_rates_its_players_at_once(registry):
     # The rating came with the game's end: a restarted registry finds both.
     rebuilt = registry.rebuild(room.code)
     assert rebuilt.status == "over" and rebuilt.ranked and rebuilt.ratings == room.published.ratings
+    # Another table's game moves Ann's rating: this table shows it from its next game on.
+    sign_up(registry.store, "dan")
+    play_out(registry, seated(registry, ["ann", "bea", "dan"]))
+    moved = registry.store.ratings_of("zero_game", ["ann"])["ann"].shown
+    registry.rematch(room, "bea")
+    assert room.published.ratings[0] == moved
 
 
 def test_an_abandoned_ranked_game_is_rated_as_its_scores_stood(registry):

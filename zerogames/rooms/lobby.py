@@ -112,6 +112,8 @@ class Lobby:
             room.acted = dict.fromkeys(range(players), room.version)
             self.store.save_room(room.row())
             self.store.start_game(room.row(), players, room.options, rules.dump(state))
+            # Ratings as they are now: other rooms' games may have moved them since the seats were taken.
+            room.ratings = self.shown_ratings(room)
             self.after_change(room)
 
     def rematch(self, room: Room, uid: str) -> None:
