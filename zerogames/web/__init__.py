@@ -19,6 +19,7 @@ from . import (
     lobby,
     players,
     replays,
+    settings,
     table,
     tables,
 )
@@ -46,6 +47,7 @@ def init_app(app: Flask) -> None:
     accounts.init_app(app)
     history.init_app(app)
     app.register_blueprint(replays.bp)
+    app.register_blueprint(settings.bp)
     # Block tags leave no blank lines behind: every pushed byte counts, a thousand times over.
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -57,6 +59,7 @@ def init_app(app: Flask) -> None:
         action_value=action_value,
     )
     app.context_processor(viewer_context)
+    app.context_processor(settings.settings_context)
     # Shared macros as ready-made modules: `cards.face(card)` costs nothing to reach, where an
     # `{% from ... import %}` in a region would rebuild its module on every draw.
     with app.app_context():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import (
     Blueprint,
+    abort,
     current_app,
     flash,
     redirect,
@@ -15,7 +16,7 @@ from flask import (
 
 from zerogames.rooms import Refused, clean_name
 
-from . import identity, limits, tables
+from . import identity, limits, settings, tables
 from .registry import web_registry
 
 bp = Blueprint("lobby", __name__)
@@ -63,6 +64,16 @@ def join():
         )
         return redirect(url_for("lobby.home", **identity.tab_args()))
     return redirect(url_for("table.room", code=code, **identity.tab_args()))
+
+
+@bp.get("/rules/<game_id>")
+def rules(game_id: str):
+    """A game's How to play, with the house rules this site settled; `next` leads back to a table."""
+    table = tables.TABLES.get(game_id)
+    if table is None:
+        abort(404, description="There is no game by that name here: pick one on the home page.")
+    back = settings.local(request.args.get("next", ""))
+    return render_template(f"{table.templates}/rules.html", game=table.rules, back=back)
 
 
 @bp.get("/favicon.ico")
