@@ -16,7 +16,7 @@ def create_room(
     """Create a table; `settings` picks room options by their labels ({"Zero: Rounds": "Five"})."""
     page.goto(url + "/")
     page.get_by_label("Your name").fill(name)
-    page.get_by_text(game, exact=True).click()
+    page.get_by_role("group", name="Game").get_by_text(game, exact=True).click()
     for label, choice in (settings or {}).items():
         page.get_by_label(label).select_option(label=choice)
     page.get_by_role("button", name="Create table").click()
@@ -64,16 +64,22 @@ def take_zero_game_turn(page: Page) -> None:
         page.locator("form[data-hand] button:enabled").first.click()
 
 
-def play_until_over(pages: list[Page], take_turn=take_zero_game_turn, limit: float = 120.0) -> None:
-    """Whoever's page says it is their turn acts, until every page shows the game over."""
+def play_until_over(
+    pages: list[Page], take_turn=take_zero_game_turn, limit: float = 120.0, moves: int | None = None
+) -> None:
+    """Whoever's page says it is their turn acts, until every page shows the game over (or, given
+    `moves`, until that many moves are made: the game is then under way)."""
     deadline = time.monotonic() + limit
     while not all(page.locator("#status").filter(has_text=GAME_OVER).count() for page in pages):
         assert time.monotonic() < deadline, "the game did not finish"
+        if moves is not None and moves <= 0:
+            return
         acted = False
         for page in pages:
             if my_turn(page):
                 before = page.locator("#room-version").get_attribute("value")
                 take_turn(page)
+                moves = None if moves is None else moves - 1
                 # The page moves on by itself: its version changes without a reload.
                 expect(page.locator("#room-version")).not_to_have_attribute("value", before)
                 acted = True

@@ -9,6 +9,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
+from e2e.access import check_access
 from e2e.table import add_bots, create_room, join_room, my_turn, play_until_over, whose_turn
 
 HEADLINE = "#status .headline"
@@ -215,8 +216,13 @@ def test_one_human_and_two_easy_bots_finish_a_game(page, server):
     create_room(page, server.url, "Ann", game="Cabo")
     add_bots(page, 2)
     page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("checkbox", name="Peek at your card 1")).to_be_visible()
+    check_access(page, "Cabo at the start")
+    play_until_over([page], take_turn=cabo_turn, moves=2)
+    check_access(page, "Cabo mid-round")
     play_until_over([page], take_turn=cabo_turn, limit=80)
     expect(page.locator(HEADLINE)).to_contain_text("Game over")
+    check_access(page, "Cabo over")
     assert page.locator("#rounds tbody tr").count() >= 2
     expect(page.get_by_role("button", name="Play again")).to_be_visible()
     # The last round's hands are all shown.

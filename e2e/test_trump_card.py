@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from e2e.access import check_access
 from e2e.table import add_bots, create_room, join_room, my_turn, play_until_over, whose_turn
 
 GAME = "Trump Card"
@@ -68,6 +69,9 @@ def four_friends(browser, server) -> tuple[str, list[Page]]:
 
 def test_one_human_and_three_easy_bots_play_a_whole_match_to_the_result(page, server):
     one_human_and_three_bots(page, server.url)
+    check_access(page, "Trump Card at the start")
+    play_until_over([page], take_trump_card_turn, moves=3)
+    check_access(page, "Trump Card mid-round")
     play_until_over([page], take_trump_card_turn)
     status = page.locator("#status")
     expect(status.locator(".headline")).to_have_text(
@@ -75,6 +79,7 @@ def test_one_human_and_three_easy_bots_play_a_whole_match_to_the_result(page, se
     )
     expect(status.locator(".split")).to_contain_text("Team A & C")
     expect(status.locator(".split")).to_contain_text("Left in the pile")
+    check_access(page, "Trump Card over")
     expect(page.locator("#rounds tbody tr")).to_have_count(13)
     banked = [int(n) for n in page.locator("#pile .bank-count strong").all_inner_texts()]
     pile = int(page.locator("#status .split-pile strong").inner_text())

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from e2e.access import check_access
 from e2e.table import add_bots, create_room, join_room, play_until_over, whose_turn
 
 NAMES = ("Ann", "Bea", "Cal")
@@ -211,9 +212,14 @@ def test_one_human_and_two_easy_bots_finish_a_game(page, server):
     create_room(page, server.url, "Ann", game="Zero")
     add_bots(page, 2)
     page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#hand button").first).to_be_visible()
+    check_access(page, "Zero at the start")
+    play_until_over([page], take_turn=take_zero_turn, moves=3)
+    check_access(page, "Zero mid-round")
     play_until_over([page], take_turn=take_zero_turn, limit=150)
     expect(headline(page)).to_contain_text("Game over")
     expect(page.locator("#status .ranking li")).to_have_count(3)
+    check_access(page, "Zero over")
     expect(page.get_by_role("button", name="Play again")).to_be_visible()
     page.get_by_role("button", name="Play again").click()
     expect(page.locator("#status")).to_contain_text("Trick 1")

@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from e2e.access import check_access
 from e2e.table import GAME_OVER, add_bots, create_room, join_room, play_until_over, whose_turn
 
 GAME = "Zero Down"
@@ -81,7 +82,11 @@ def test_two_friends_and_a_bot_play_a_whole_game_by_clicking(browser, server):
     _code, pages = two_friends_and_a_bot(browser, server)
     expect(pages[0].locator('#pool input[name="action.take"]')).to_have_count(5)
     assert all(CARD.match(card) for card in hand_of(pages[0])) and len(hand_of(pages[0])) == 9
-    play_until_over(pages, turn_taker())
+    check_access(pages[0], "Zero Down at the start")
+    take_turn = turn_taker()
+    play_until_over(pages, take_turn, moves=2)
+    check_access(pages[0], "Zero Down mid-round")
+    play_until_over(pages, take_turn)
     for page in pages:
         expect(page.locator("#status .headline")).to_contain_text("Game over")
         expect(page.locator("#status .ranking li")).to_have_count(3)
@@ -91,6 +96,7 @@ def test_two_friends_and_a_bot_play_a_whole_game_by_clicking(browser, server):
         expect(page.locator("#rounds .round-end").first.locator(".shown-hand")).to_have_count(3)
         expect(page.locator("#rounds .shown-why").first).to_contain_text(re.compile(r"Counted|ZERO|Nothing"))
         expect(page.get_by_role("button", name="Play again")).to_be_visible()
+    check_access(pages[0], "Zero Down over")
     pages[1].get_by_role("button", name="Play again").click()
     for page in pages:
         expect(page.locator("#status")).to_contain_text("Round 1 of 3")

@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
+from e2e.access import check_access
 from e2e.table import add_bots, create_room, join_room, play_until_over, take_zero_game_turn, whose_turn
 
 
@@ -41,8 +42,13 @@ def test_one_human_and_two_easy_bots_finish_a_game(page, server):
     create_room(page, server.url, "Ann")
     add_bots(page, 2)
     page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#status .headline")).to_contain_text("Your turn")
+    check_access(page, "Zero Game at the start")
+    play_until_over([page], moves=3)
+    check_access(page, "Zero Game mid-round")
     play_until_over([page])
     expect(page.locator("#scores tbody tr")).to_have_count(3)
+    check_access(page, "Zero Game over")
 
 
 def test_a_reload_mid_round_keeps_the_same_hand(browser, server):

@@ -1,0 +1,22 @@
+"""Every page that is not a table, checked by axe (the tables are checked in each game's own tests)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from e2e.access import check_access
+from e2e.table import create_room
+from zerogames.web.tables import TABLES
+
+
+def test_home_settings_how_to_play_and_a_lobby_have_no_serious_violation(page, server):
+    page.goto(server.url + "/")
+    check_access(page, "home")
+    page.get_by_role("link", name="Settings").click()
+    expect(page.get_by_role("heading", name="Settings")).to_be_visible()
+    check_access(page, "settings")
+    for table in TABLES.values():
+        page.goto(f"{server.url}/rules/{table.game_id}")
+        check_access(page, f"how to play {table.rules.title}")
+    create_room(page, server.url, "Ann")
+    check_access(page, "a room's lobby")
