@@ -1,4 +1,5 @@
-"""Every page that is not a table, checked by axe (the tables are checked in each game's own tests)."""
+"""Every page that is not a table, checked by axe (the tables are checked in each game's own tests, and
+a replay and a player's page after Zero Game's)."""
 
 from __future__ import annotations
 
@@ -18,5 +19,8 @@ def test_home_settings_how_to_play_and_a_lobby_have_no_serious_violation(page, s
     for table in TABLES.values():
         page.goto(f"{server.url}/rules/{table.game_id}")
         check_access(page, f"how to play {table.rules.title}")
+    for account_page in ("signup", "signin"):
+        page.goto(f"{server.url}/{account_page}")
+        check_access(page, account_page)
     create_room(page, server.url, "Ann")
     check_access(page, "a room's lobby")

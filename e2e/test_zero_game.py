@@ -49,6 +49,10 @@ def test_one_human_and_two_easy_bots_finish_a_game(page, server):
     play_until_over([page])
     expect(page.locator("#scores tbody tr")).to_have_count(3)
     check_access(page, "Zero Game over")
+    page.get_by_role("link", name="Watch replay").click()
+    check_access(page, "a replay")
+    page.goto(server.url + "/me")
+    check_access(page, "a player's page")
 
 
 def test_a_reload_mid_round_keeps_the_same_hand(browser, server):
