@@ -399,8 +399,18 @@ class Store:
 
     # Games and their action log
 
-    def start_game(self, room: RoomRow, players: int, options: dict[str, Any], state: dict[str, Any]) -> None:
-        """The room row, its seats and the new game's record, with its opening snapshot, at once."""
+    def start_game(
+        self,
+        room: RoomRow,
+        players: int,
+        options: dict[str, Any],
+        state: dict[str, Any],
+        started: float | None = None,
+    ) -> None:
+        """The room row, its seats and the new game's record, with its opening snapshot, at once.
+
+        `started` is the moment by the rooms' clock (the first turn's clock counts from it).
+        """
         with self.transaction():
             self.db.execute(
                 "insert or replace into games (code, game_no, game, players, seed, options, seats, started)"
@@ -413,7 +423,7 @@ class Store:
                     room.seed,
                     json.dumps(options),
                     json.dumps([s.__dict__ for s in room.seats]),
-                    time.time(),
+                    time.time() if started is None else started,
                 ],
             )
             self.db.execute(
@@ -779,3 +789,15 @@ class Store:
             self.all_actions(code, game_no),
             seats,
         )
+
+    def timeline(self, code: str, game_no: int) -> tuple[float, list[tuple[int, float, str]]]:
+        """When a game started, and who made each of its actions and when, (seat, now, by) in order:
+        what a table's turn clock is rebuilt from."""
+        with self.lock:
+            started = self.db.execute(
+                "select started from games where code = ? and game_no = ?", [code, game_no]
+            ).fetchone()
+            moves = self.db.execute(
+                "select seat, now, by from actions where code = ? and game_no = ? order by n", [code, game_no]
+            ).fetchall()
+        return (started[0] if started else 0.0), [tuple(move) for move in moves]

@@ -143,8 +143,12 @@ def test_cabo_awaits_the_player_to_move_at_every_step_of_a_turn():
 def test_cabo_never_awaits_a_snap_and_a_timeout_never_snaps():
     rules = cabo.RULES
     # Seat 0 takes the 8 from the pile in place of its ace: the ace lands, and seat 1 could snap.
-    state = cabo.act(cabo.started(hands=[["AC", "3C", "4C", "6C"], ["AD", "6D", "9D", "TD"], cabo.HANDS[2]]),
-                     0, "take", slot=0)
+    state = cabo.act(
+        cabo.started(hands=[["AC", "3C", "4C", "6C"], ["AD", "6D", "9D", "TD"], cabo.HANDS[2]]),
+        0,
+        "take",
+        slot=0,
+    )
     assert any(action["type"] == "snap" for action in rules.legal_actions(state, 1, cabo.LATER))
     assert rules.awaited(state, cabo.LATER) == [1]
     assert all(action["type"] != "snap" for action in rules.timeout_actions(state, 1, cabo.LATER))

@@ -6,8 +6,9 @@ replaces the room's `published` table whole, so a pusher reading it never sees h
 
 By job: `room` (a room, its seats and what it publishes), `registry` (creating, finding and rebuilding
 rooms), `lobby` (seats and options before a game, starting, rematches), `play` (a player's action:
-checked, applied, logged, published), `bot_driver` (bots' moves), `scheduler` (the process's timers),
-`channels` (live channels: subscribing and the regular waking).
+checked, applied, logged, published), `bot_driver` (bots' moves), `turn_clock` (deadlines, timeouts,
+away seats, abandoned tables), `scheduler` (the process's timers), `channels` (live channels:
+subscribing and the regular waking).
 """
 
 from .channels import Subscriber

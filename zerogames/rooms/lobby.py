@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from zerogames import bots
+from zerogames import bots, clock
 from zerogames.store import Store
 
 from .room import Refused, Room, Seat, clean_name
@@ -22,12 +22,19 @@ class Lobby:
     check_may_sit: Callable[[Room, str], None]  # Ranked's
     check_bots_welcome: Callable[[Room], None]  # Ranked's
     shown_ratings: Callable[[Room], tuple[str | None, ...]]  # Ranked's
+    start_clock: Callable[[Room, float], None]  # TurnClock's
+    take_back: Callable[[Room, int], None]  # TurnClock's
+    clock: Callable[[], float]
 
     def join(self, room: Room, uid: str, name: str | None) -> int:
         name = clean_name(name)
         with room.lock:
             seat = room.seat_of(uid)
             if seat is not None:
+                if room.status == "playing" and room.seats[seat].bot is not None:
+                    # Rejoining takes the seat back from the bot the host let play it.
+                    self.take_back(room, seat)
+                    self.after_change(room)
                 return seat
             if room.status != "lobby":
                 raise Refused("The game has started without you: you can watch it.")
@@ -77,6 +84,16 @@ class Lobby:
             room.options = options
             self.save_lobby(room)
 
+    def set_clock(self, room: Room, uid: str, seconds: int | None) -> None:
+        """The host's turn clock (None: the default for the table's seats), until the game starts."""
+        with room.lock:
+            self.check_host_in_lobby(room, uid)
+            options = clock.game_options(room.options)
+            if seconds is not None:
+                options[clock.OPTION] = seconds
+            room.options = options
+            self.save_lobby(room)
+
     def check_host_in_lobby(self, room: Room, uid: str) -> None:
         if uid != room.host:
             raise Refused("Only the host can change the table.")
@@ -102,16 +119,19 @@ class Lobby:
                     f"the table has {players}. Invite friends or add bots."
                 )
             seed = secrets.randbelow(2**31)
+            options = clock.game_options(room.options)
             try:
-                state = rules.new_game(players, seed, room.options)
+                state = rules.new_game(players, seed, options)
             except ValueError as bad:
                 raise Refused(f"Those options do not work: {bad}.") from None
             room.game_no += 1
             room.seed, room.state, room.status, room.action_count = seed, state, "playing", 0
             room.version += 1
             room.acted = dict.fromkeys(range(players), room.version)
+            now = self.clock()
+            self.start_clock(room, now)
             self.store.save_room(room.row())
-            self.store.start_game(room.row(), players, room.options, rules.dump(state))
+            self.store.start_game(room.row(), players, options, rules.dump(state), now)
             # Ratings as they are now: other rooms' games may have moved them since the seats were taken.
             room.ratings = self.shown_ratings(room)
             self.after_change(room)

@@ -25,6 +25,9 @@ class Play:
     schedule_bots: Callable[[Room, float], None]  # BotDriver's
     rated_lines: Callable[[Room, dict[str, Any]], list[Line]]  # Ranked's
     shown_ratings: Callable[[Room], tuple[str | None, ...]]  # Ranked's
+    wind_clock: Callable[[Room, float], None]  # TurnClock's
+    count_move: Callable[[Room, int, str, float], None]  # TurnClock's
+    take_back: Callable[[Room, int], None]  # TurnClock's
 
     def act(self, room: Room, uid: str, version: Any, action: Any, seat: Any = None) -> None:
         """A seated player's action, chosen on table `version`; refused (and nothing changed) if off."""
@@ -42,6 +45,8 @@ class Play:
                 raise Refused("Only the host may change that.")
             if str(version) != str(room.version) and not chosen_since_own_move(room, own, version):
                 raise Refused("The table changed before your move arrived: here it is now.", stale=True)
+            # A player who moves is back, and takes their seat back from a bot playing it for them.
+            self.take_back(room, own)
             self.apply(room, own, action, f"player:{uid}")
 
     def apply(self, room: Room, seat: int, action: Any, by: str) -> None:
@@ -62,6 +67,7 @@ class Play:
         )
         room.state, room.action_count, room.version = state, number, room.version + 1
         room.acted[seat] = room.version
+        self.count_move(room, seat, by, now)
         if over:
             room.status = "over"
             room.ratings = self.shown_ratings(room)
@@ -82,11 +88,13 @@ class Play:
             self.after_change(room)
 
     def after_change(self, room: Room) -> None:
-        """Publish, then set the timers the new state needs: bot moves and expiring sightings."""
+        """Wind the turn clock, publish, then set the timers the new state needs: bot moves and
+        expiring sightings."""
+        now = self.clock()
+        self.wind_clock(room, now)
         room.changed()
         if room.status != "playing":
             return
-        now = self.clock()
         self.schedule_bots(room, now)
         self.schedule_refresh(room, now)
 

@@ -1,7 +1,8 @@
 """The room registry: one per process, creating, finding and rebuilding rooms.
 
 Its other jobs live in modules of their own and are mixed in: the lobby (`lobby.Lobby`), play
-(`play.Play`), bots (`bot_driver.BotDriver`) and live channels (`channels.Channels`).
+(`play.Play`), bots (`bot_driver.BotDriver`), turn clocks (`turn_clock.TurnClock`) and live channels
+(`channels.Channels`).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from .play import Play
 from .ranked import Ranked
 from .room import CODE_ALPHABET, CODE_LENGTH, Refused, Room, Seat, clean_name
 from .scheduler import Scheduler
+from .turn_clock import TurnClock
 
 
-class RoomRegistry(Lobby, Play, BotDriver, Channels, Ranked):
+class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
     def __init__(
         self,
         store: Store,
@@ -115,6 +117,7 @@ class RoomRegistry(Lobby, Play, BotDriver, Channels, Ranked):
                 state = rules.apply(state, seat, action, now)
             room.state = state
             room.action_count = game_log.snapshot_at + len(game_log.actions)
+            self.rebuild_clock(room)
         room.published = room.publication(room.published)
         return room
 

@@ -7,11 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zerogames.clock import AWAY_AFTER
 from zerogames.games import GAMES, Game
 from zerogames.records import Seated
 from zerogames.store import RoomRow, SeatRow
 
 from .channels import Subscriber
+from .scheduler import Timer
 
 # Letters only, without the look-alikes I, L and O (1, 1 and 0).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -60,6 +62,10 @@ class Published:
     # A ranked room (rooms.ranked): each seat's rating, as shown beside its name, by seat.
     ranked: bool = False
     ratings: tuple[str | None, ...] = ()
+    # The turn clock: each awaited seat's deadline, the seats away, and the seat a timeout just moved for.
+    deadlines: tuple[tuple[int, float], ...] = ()
+    away: frozenset[int] = frozenset()
+    timed_out: int | None = None
 
 
 class Room:
@@ -91,6 +97,16 @@ class Room:
         self.recent: dict[int, Published] = {}
         self.ranked = False
         self.ratings: tuple[str | None, ...] = ()  # as published: see Published
+        # The turn clock (turn_clock.TurnClock): when the game's last action was logged (each deadline
+        # counts from it, so it survives a restart), each seat's timeouts in a row, the seat the last
+        # action was a timeout for, the deadlines running now, and the timers that carry them out.
+        self.last_at = 0.0
+        self.timeouts: dict[int, int] = {}
+        self.timed_out: int | None = None
+        self.deadlines: tuple[tuple[int, float], ...] = ()
+        self.deserted_since: float | None = None
+        self.clock_timer: Timer | None = None
+        self.abandon_timer: Timer | None = None
         self.published = self.publication(None)
 
     def seat_of(self, uid: str | None) -> int | None:
@@ -98,6 +114,14 @@ class Room:
             if uid is not None and seat.uid == uid:
                 return index
         return None
+
+    def away(self) -> frozenset[int]:
+        """Players' seats marked away: timed out twice in a row, or handed to a bot by the host."""
+        return frozenset(
+            seat
+            for seat, who in enumerate(self.seats)
+            if who.uid is not None and (who.bot is not None or self.timeouts.get(seat, 0) >= AWAY_AFTER)
+        )
 
     def publication(self, last: Published | None) -> Published:
         """The room as it is now, sharing what has not changed with the `last` publication."""
@@ -122,6 +146,9 @@ class Room:
             self.clock(),
             self.ranked,
             kept("ratings", self.ratings),
+            self.deadlines,
+            kept("away", self.away()),
+            self.timed_out,
         )
 
     def changed(self) -> None:

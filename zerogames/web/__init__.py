@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from zerogames import clock
 from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_name
 from zerogames.rooms import RoomRegistry
 from zerogames.store import Store
@@ -57,6 +58,8 @@ def init_app(app: Flask) -> None:
         suit_names=SUIT_NAMES,
         suit_symbols=SUIT_SYMBOLS,
         action_value=action_value,
+        turn_clock=clock,
+        dev_mode=app.config["DEV"],
     )
     app.context_processor(viewer_context)
     app.context_processor(settings.settings_context)

@@ -14,6 +14,7 @@ from flask import (
     url_for,
 )
 
+from zerogames import clock
 from zerogames.rooms import Refused, clean_name
 
 from . import identity, limits, settings, tables
@@ -41,6 +42,9 @@ def create():
             raise Refused("Pick one of the games on the list.")
         name = clean_name(request.form.get("name"))
         options = table.parse_options(request.form)
+        seconds = tables.picked_clock(request.form, current_app.config["DEV"])
+        if seconds is not None:
+            options[clock.OPTION] = seconds
         limits.room_created()
         room = web_registry().create(game_id, options, identity.current_uid(), name)
     except Refused as refusal:

@@ -17,7 +17,16 @@ from zerogames.rooms import Published
 from . import tables
 from .drawings import Drawings
 from .history import game_record
-from .viewmodel import NOBODY, RoomInfo, Viewer, as_spectator, room_info, version_input, viewer
+from .viewmodel import (
+    NOBODY,
+    RoomInfo,
+    Viewer,
+    as_spectator,
+    clock_face,
+    room_info,
+    version_input,
+    viewer,
+)
 
 # Regions every room page has, whatever its game or status.
 COMMON = ("room-version",)
@@ -25,9 +34,15 @@ COMMON = ("room-version",)
 # The lobby's seats change often; its controls (with the name a visitor is typing) seldom.
 LOBBY = ("lobby", "lobby-controls")
 
+# The turn clock's region, placed beside every table's first region (its status: whose turn it is).
+CLOCK = "clock"
+
 
 def region_names(game_id: str, status: str) -> tuple[str, ...]:
-    return COMMON + (LOBBY if status == "lobby" else tables.TABLES[game_id].region_names)
+    if status == "lobby":
+        return COMMON + LOBBY
+    table = tables.TABLES[game_id].region_names
+    return COMMON + table[:1] + (CLOCK,) + table[1:]
 
 
 @dataclass(slots=True)
@@ -60,7 +75,9 @@ def render_regions(code: str, game_id: str, published: Published, who: Viewer | 
     shared = drawings.shared(code, published)
     if "room" not in shared:
         # What of the room a region may be drawn from: not its version, nor who is looking.
-        seats = [(seat.name, seat.bot, seat.connected, seat.host, seat.rating) for seat in room.seats]
+        seats = [
+            (seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away) for seat in room.seats
+        ]
         shared["room"] = json.dumps([code, published.status, seats, room.options])
     view = rules.view(published.state, room.me, published.at)
     # The spectator's view, worked out only by a push that finds something shared not yet drawn (the
@@ -69,8 +86,13 @@ def render_regions(code: str, game_id: str, published: Published, who: Viewer | 
     # `now` is the moment the view is drawn as of: a table may show how long a card stays in sight.
     context: dict[str, Any] = {**who.context, "room": room, "view": view, "now": published.at}
     own = f"{shared['room']} {json.dumps([room.me, room.is_host, who.act_url])}"
-    for region in tables.TABLES[game_id].regions:
-        name, keys, alike = region.name, region.drawn_from, region.seen_alike
+    table = tables.TABLES[game_id]
+    for name in region_names(game_id, published.status)[len(COMMON) :]:
+        if name == CLOCK:
+            drawn.regions[name] = clock_region(room, published, shared, who)
+            continue
+        region = table.region[name]
+        keys, alike = region.drawn_from, region.seen_alike
         if region.lines is not None:
             drawn.lines[name] = seat_lines(game_id, name, region.lines, room, shared, public, drawings)
             drawn.regions[name] = lay_out(game_id, name, drawn.lines[name], drawings)
@@ -108,6 +130,20 @@ def draw_whole(game_id: str, room: RoomInfo, context: dict[str, Any]) -> dict[st
             drawn.append(draw(game_id, f"{name}-line", {"seat": seat, "their": their}))
         regions[name] = draw(game_id, name, {"lines": Markup("".join(drawn))})
     return regions
+
+
+def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], who: Viewer) -> str:
+    """The turn clock, drawn once per change for every viewer it says the same to: all but the seats it
+    names (who read "You have until ...") and the host (who may hand an away seat to a bot)."""
+    named = {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
+    key = json.dumps(
+        [CLOCK, room.me if room.me in named else None, room.is_host and bool(published.away), who.tab]
+    )
+    html = shared.get(key)
+    if html is None:
+        face = clock_face(room, published)
+        html = shared[key] = draw(room.game_id, CLOCK, {**who.context, "room": room, "face": face})
+    return html
 
 
 class Lazy:
@@ -156,7 +192,7 @@ def seat_lines(
             their = {key: public.value[key][seat.index] for key in lines.each} | {
                 key: public.value[key] == seat.index for key in lines.at
             }
-            facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host, seat.rating]
+            facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away]
             figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}", {}))
         shared[name] = figures
     drawn = {}
@@ -190,5 +226,6 @@ MARK = "\x00"
 
 
 def draw(game_id: str, name: str, context: dict[str, Any]) -> str:
-    folder = "room" if name in COMMON or name in LOBBY else tables.TABLES[game_id].templates
+    shared = name in COMMON or name in LOBBY or name == CLOCK
+    folder = "room" if shared else tables.TABLES[game_id].templates
     return current_app.jinja_env.draw(f"{folder}/{name}.html", context)

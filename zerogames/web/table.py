@@ -60,6 +60,8 @@ def page_context(room: Room) -> dict[str, Any]:
         "live": guard.external_url("live.live", code=room.code, **identity.tab_args()),
         "rejoin": rejoin,
         "name": identity.current_name(),
+        # The browser counts the turn clock down from this: its own clock may be off.
+        "server_time": round(web_registry().clock(), 3),
     }
 
 
@@ -145,6 +147,29 @@ def ranked(code: str):
 def start(code: str):
     room = find_room(code)
     return attempt(room, lambda: web_registry().start(room, identity.current_uid()))
+
+
+@bp.post("/r/<code>/clock")
+def set_clock(code: str):
+    room = find_room(code)
+
+    def change() -> None:
+        seconds = tables.picked_clock(request.form, current_app.config["DEV"])
+        web_registry().set_clock(room, identity.current_uid(), seconds)
+
+    return attempt(room, change)
+
+
+@bp.post("/r/<code>/back")
+def back(code: str):
+    room = find_room(code)
+    return attempt(room, lambda: web_registry().back(room, identity.current_uid()))
+
+
+@bp.post("/r/<code>/seats/<int:index>/bot")
+def hand_to_bot(code: str, index: int):
+    room = find_room(code)
+    return attempt(room, lambda: web_registry().hand_to_bot(room, identity.current_uid(), index))
 
 
 @bp.post("/r/<code>/again")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import url_for
@@ -24,6 +25,7 @@ class SeatInfo:
     host: bool
     you: bool
     rating: str | None = None  # at a ranked table
+    away: bool = False  # marked away by the turn clock, or handed to a bot
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ def room_info(code: str, game_id: str, published: Published, uid: str) -> RoomIn
             seat.uid == published.host,
             i == me,
             published.ratings[i] if published.ratings else None,
+            i in published.away,
         )
         for i, seat in enumerate(published.seats)
     )
@@ -87,6 +90,37 @@ def room_info(code: str, game_id: str, published: Published, uid: str) -> RoomIn
         published.options,
         published.ranked,
     )
+
+
+def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
+    """What the turn clock shows while a game is played (None: nothing): each awaited seat's deadline,
+    soonest first, as a moment (`until`, for the browser's countdown) and a time of day readable
+    without script; the seats away; the seat a timeout has just moved for. Or that the game was
+    abandoned."""
+    if published.status == "over" and GAMES[room.game_id].result(published.state) is None:
+        return {"abandoned": True, "waiting": [], "away": [], "timed_out": None}
+    if published.status != "playing" or not (published.deadlines or published.away):
+        return None
+    names = room.names
+    return {
+        "abandoned": False,
+        "waiting": [
+            {
+                "seat": seat,
+                "name": names[seat],
+                "until": round(until, 3),
+                "iso": datetime.fromtimestamp(until, UTC).isoformat(timespec="seconds"),
+                "shown": datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC"),
+            }
+            for seat, until in sorted(published.deadlines, key=lambda deadline: deadline[1])
+        ],
+        "away": [
+            {"seat": seat, "name": names[seat], "bot": published.seats[seat].bot is not None}
+            for seat in sorted(published.away)
+        ],
+        "timed_out": published.timed_out,
+        "names": names,
+    }
 
 
 def viewer_context() -> dict[str, Any]:

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from zerogames import clock
 from zerogames.games import GAMES, Game
+from zerogames.rooms import Refused
 
 # Whom a region looks the same to (Region.seen_alike): EVERYONE's is alike for every viewer; WAITING's
 # for all but the player whose turn it is (who sees "Your turn" and their controls).
@@ -124,3 +126,12 @@ TABLES: dict[str, Table] = defined_tables()
 def playable_games() -> list[Game]:
     """The games the site offers: those with rules and a table."""
     return [table.rules for table in TABLES.values()]
+
+
+def picked_clock(form: dict[str, str], dev: bool) -> int | None:
+    """The turn clock a host picked on a form, an option of every table (None: the default); a clear
+    refusal for anything else."""
+    try:
+        return clock.picked(form.get(clock.OPTION), dev)
+    except ValueError as bad:
+        raise Refused(str(bad)) from None
