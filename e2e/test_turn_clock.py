@@ -1,0 +1,41 @@
+"""The turn clock in real browsers: a player who never acts does not stop the table."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from e2e.access import check_access
+from e2e.table import join_room, play_until_over
+
+
+def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server, artifacts):
+    ann, bea, cal, wes = (browser.new_context().new_page() for _ in range(4))
+    ann.goto(server.url + "/")
+    ann.get_by_label("Your name").fill("Ann")
+    ann.get_by_label(re.compile("^Turn clock")).fill("3")  # development mode takes any second
+    ann.get_by_role("button", name="Create table").click()
+    ann.wait_for_url(re.compile(r"/r/[A-Z]{4}"))
+    code = ann.url.rsplit("/", 1)[-1]
+    join_room(bea, server.url, code, "Bea")
+    join_room(cal, server.url, code, "Cal")
+    expect(ann.locator("#lobby")).to_contain_text("Turn clock: 3 seconds a move")
+    ann.get_by_role("button", name="Start the game").click()
+    wes.goto(f"{server.url}/r/{code}")  # a spectator
+
+    # The countdown beside whose turn it is, for the players and the spectator alike.
+    for page in (ann, cal, wes):
+        expect(page.locator("#clock .deadline")).to_contain_text(re.compile(r"(has|have) until .* left"))
+    check_access(wes, "a table with its turn clock")
+
+    # Cal never acts: after two timeouts in a row Cal is away, and the game still finishes.
+    while "You are away" not in cal.locator("#clock").inner_text():
+        play_until_over([ann, bea], limit=30, moves=1)
+    expect(wes.locator("#clock")).to_contain_text("Cal is away")
+    expect(wes.locator("#seats")).to_contain_text(re.compile(r"Cal\s*away"))
+    wes.screenshot(path=str(artifacts / "turn-clock-spectator.png"), full_page=True)
+    cal.screenshot(path=str(artifacts / "turn-clock-away.png"), full_page=True)
+    play_until_over([ann, bea], limit=180)
+    for page in (cal, wes):
+        expect(page.locator("#status .headline")).to_contain_text("Game over")
