@@ -52,6 +52,9 @@ def test_a_trump_card_match_rates_the_two_teams_by_the_cards_they_banked():
 def test_a_player_away_at_the_end_finishes_last_whatever_the_score():
     game = rated_lines("zero_game", {"scores": (10, 30, 25, 5, 20)}, FIVE, away={1})
     assert [line.place for line in game] == [3, 5, 1, 4, 2]
+    # Two away: both below everyone who was there, in the order of their scores.
+    game = rated_lines("zero_game", {"scores": (10, 30, 25, 5, 20)}, FIVE, away={1, 3})
+    assert [line.place for line in game] == [3, 4, 1, 5, 2]
     # In Trump Card the away player's whole team finishes last.
     banked = ((("AS",) * 40), (("KH",) * 12))
     game = rated_lines("trump_card", {"banked": banked}, FIVE[:4], away={2})

@@ -65,14 +65,10 @@ def is_rated(ranked: bool, players: Sequence[str | None]) -> bool:
 
 def places(sides: Sequence[Side], away: Collection[int] = ()) -> list[int]:
     """Each side's place, 1 the best, by its standing; equal standings share a place (and the next
-    place skips as many: 1, 1, 3). A side with a seat away at the game's end finishes last, with any
-    other such side."""
-    present = [side for side in sides if not set(side.seats) & set(away)]
-    last = len(present) + 1
-    return [
-        1 + sum(other.standing > side.standing for other in present) if side in present else last
-        for side in sides
-    ]
+    place skips as many: 1, 1, 3). A side with a seat away at the game's end places below every side
+    that was there (and among such sides, by standing too)."""
+    keys = [(not set(side.seats) & set(away), side.standing) for side in sides]
+    return [1 + sum(other > key for other in keys) for key in keys]
 
 
 def lines(sides: Sequence[Side], players: Sequence[str], away: Collection[int] = ()) -> list[Line]:

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.web.conftest import page, words
-from zerogames import recompute_ratings
+from zerogames import clock, recompute_ratings
 from zerogames.games import GAMES
 from zerogames.games.base import Side
 from zerogames.ratings import PROVISIONAL_SIGMA, lines
@@ -153,6 +153,16 @@ def test_an_abandoned_ranked_game_is_rated_as_its_scores_stood(registry):
     best = max(scores)
     assert [place == 1 for _, place in places] == [score == best for score in scores]
     assert room.published.ratings != ("0?", "0?", "0?")
+
+
+def test_a_player_marked_away_at_the_end_finishes_last(registry):
+    sign_up(registry.store, "ann", "bea", "cal")
+    room = seated(registry, ["ann", "bea", "cal"])
+    registry.start(room, "ann")
+    room.timeouts[1] = clock.AWAY_AFTER  # Bea timed out that many times in a row: away
+    assert room.away() == {1}
+    rated = registry.rated_lines(room, {"scores": (2, 9, 5)})
+    assert [(line.player, line.place) for line in rated] == [("ann", 2), ("bea", 3), ("cal", 1)]
 
 
 def test_an_unranked_room_never_changes_a_rating(registry):

@@ -55,10 +55,11 @@ class Ranked:
         known = self.store.ratings_of(room.game_id, [seat.uid for seat in room.seats if seat.uid])
         return tuple(known.get(seat.uid, Rating()).shown if seat.uid else None for seat in room.seats)
 
-    def rated_lines(self, room: Room, state: State, away: frozenset[int] = frozenset()) -> list[Line]:
+    def rated_lines(self, room: Room, state: State) -> list[Line]:
         """What the end of the game in `state` rates: nothing unless the room is ranked and every seat is
-        a signed-up player's (a bot's seat has no player)."""
+        a signed-up player's (a bot's seat has no player; a player's seat handed to a bot still does).
+        A player marked away as it ends finishes last."""
         players = [seat.uid for seat in room.seats]
         if not ratings.is_rated(room.ranked, players):
             return []
-        return ratings.lines(room.rules.rating_sides(state), [uid for uid in players if uid], away)
+        return ratings.lines(room.rules.rating_sides(state), [uid for uid in players if uid], room.away())
