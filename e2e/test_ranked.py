@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from e2e.access import check_access
 from e2e.table import create_room, join_room, play_until_over
 from e2e.test_cabo import cabo_turn
 
@@ -56,6 +57,8 @@ def test_two_signed_up_players_play_a_ranked_game_and_see_their_ratings(browser,
         card.get_by_role("link", name="leaderboard").click()
         expect(page.get_by_role("heading", name="Cabo leaderboard")).to_be_visible()
         expect(page.locator(".board-mine")).to_contain_text("is provisional after 1 rated game")
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    check_access(bea, "a leaderboard that names the viewer's rating")
     bea.goto(server.url + "/me")
+    check_access(bea, "a player's page with a rating and its chart")
+    bea.set_viewport_size({"width": 390, "height": 844})
     bea.screenshot(path=artifacts / "ranked-player-page-390x844.png", full_page=True)
