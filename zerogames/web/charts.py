@@ -17,6 +17,7 @@ class Line:
     colour: str
     points: str  # the SVG polyline's points, from the zero before the first round
     final: int
+    dots: list[tuple[float, float, int]]  # (x, y, score) at the end of each round
 
 
 @dataclass(frozen=True)
@@ -50,15 +51,13 @@ def score_chart(series: list[list[int]], names: list[str], label: str = "Round")
     def y(score: float) -> float:
         return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - score) / (high - low), 1)
 
-    lines = [
-        Line(
-            name,
-            COLOURS[seat % len(COLOURS)],
-            " ".join([f"{LEFT},{y(0)}", *(f"{x(i)},{y(scores[seat])}" for i, scores in enumerate(series))]),
-            series[-1][seat],
-        )
-        for seat, name in enumerate(names)
-    ]
+    lines = []
+    for seat, name in enumerate(names):
+        # Equal scores would draw one line over another: each seat's line sits a hair apart.
+        apart = (seat - (len(names) - 1) / 2) * 2.5
+        dots = [(x(i), round(y(scores[seat]) + apart, 1), scores[seat]) for i, scores in enumerate(series)]
+        points = " ".join([f"{LEFT},{round(y(0) + apart, 1)}", *(f"{dx},{dy}" for dx, dy, _ in dots)])
+        lines.append(Line(name, COLOURS[seat % len(COLOURS)], points, series[-1][seat], dots))
     every = max(1, rounds // 10)
     x_marks = [(x(index), index + 1) for index in range(0, rounds, every)]
     y_marks = [(y(score), score) for score in sorted({low, 0, high})]

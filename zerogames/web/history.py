@@ -7,12 +7,13 @@ import threading
 from collections import OrderedDict
 
 from flask import Flask, current_app, url_for
+from markupsafe import Markup
 
 from zerogames.offload import off_the_loop
 from zerogames.records import Replay
 from zerogames.store import Record, game_id
 
-from .charts import Chart, score_chart
+from .charts import score_chart
 from .registry import web_registry
 
 
@@ -25,13 +26,18 @@ class Replays:
         self.kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
         self.lock = threading.Lock()
 
+    def kept_one(self, code: str, game_no: int) -> Replay | None:
+        with self.lock:
+            replay = self.kept.get((code, game_no))
+            if replay is not None:
+                self.kept.move_to_end((code, game_no))
+            return replay
+
     def get(self, record: Record) -> Replay:
         key = (record.code, record.game_no)
-        with self.lock:
-            replay = self.kept.get(key)
-            if replay is not None:
-                self.kept.move_to_end(key)
-                return replay
+        replay = self.kept_one(*key)
+        if replay is not None:
+            return replay
         # Some thousands of engine steps for a long game: off the loop that serves the tables.
         replay = off_the_loop(Replay, record)
         with self.lock:
@@ -49,23 +55,36 @@ def replay_of(record: Record) -> Replay:
     return current_app.extensions["zerogames.replays"].get(record)
 
 
-def chart_of(replay: Replay) -> Chart | None:
+def kept_replay(code: str, game_no: int) -> Replay | None:
+    """The replay of a game, if it was rebuilt lately (then the game is finished: nothing to look up)."""
+    return current_app.extensions["zerogames.replays"].kept_one(code, game_no)
+
+
+def chart_of(replay: Replay) -> Markup:
+    """The game's score chart, drawn once (a long game's is a few hundred points)."""
     if "chart" not in replay.memo:
         names = [seat["name"] for seat in replay.record.seats]
-        replay.memo["chart"] = score_chart(replay.scores_by_round(), names, replay.rules.round_key.title())
+        chart = score_chart(replay.scores_by_round(), names, replay.rules.round_key.title())
+        macro = current_app.jinja_env.get_template("records/_chart.html").module.score_chart
+        replay.memo["chart"] = Markup(macro(chart))
     return replay.memo["chart"]
 
 
 def game_record(code: str, game_no: int) -> str:
     """The end of a room's game, alike for every viewer: its score chart and "Watch replay" once it
     finished, a word of why not when it was abandoned."""
-    record = web_registry().store.record(code, game_no)
-    finished = record is not None and record.outcome == "finished"
+    replay = kept_replay(code, game_no)
+    if replay is None:
+        record = web_registry().store.record(code, game_no)
+        outcome = record.outcome if record else None
+        replay = replay_of(record) if outcome == "finished" else None
+    else:
+        outcome = "finished"
     return current_app.jinja_env.draw(
         "room/game-record.html",
         {
-            "outcome": record.outcome if record else None,
-            "chart": chart_of(replay_of(record)) if finished else None,
-            "replay_url": url_for("replays.replay", game=game_id(code, game_no)) if finished else None,
+            "outcome": outcome,
+            "chart": chart_of(replay) if replay else None,
+            "replay_url": url_for("replays.replay", game=game_id(code, game_no)) if replay else None,
         },
     )

@@ -13,10 +13,10 @@ from typing import Any
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 
 from zerogames.records import Replay
-from zerogames.store import Record, parse_game_id
+from zerogames.store import parse_game_id
 
 from . import identity, render, tables
-from .history import chart_of, replay_of
+from .history import chart_of, kept_replay, replay_of
 from .registry import web_registry
 from .viewmodel import RoomInfo, SeatInfo, room_body
 
@@ -25,9 +25,11 @@ bp = Blueprint("replays", __name__)
 OPEN = "open"
 
 
-def finished_record(game: str) -> Record:
-    """The record of a finished game, or a page saying why there is no replay."""
+def finished_replay(game: str) -> Replay:
+    """The replay of a finished game, or a page saying why there is none."""
     found = parse_game_id(game)
+    if found and (kept := kept_replay(*found)):
+        return kept
     record = web_registry().store.record(*found) if found else None
     if record is None:
         abort(404, description=f"No game is called {game!r}.")
@@ -35,7 +37,7 @@ def finished_record(game: str) -> Record:
         abort(403, description="This game is still being played: its replay opens once it is over.")
     if record.outcome != "finished":
         abort(403, description="This game was abandoned before its end: only finished games have replays.")
-    return record
+    return replay_of(record)
 
 
 def seat_infos(replay: Replay, me: int | None) -> tuple[SeatInfo, ...]:
@@ -101,16 +103,19 @@ def point_of_view(replay: Replay) -> int | None:
 
 @bp.get("/replay/<game>")
 def replay(game: str):
-    record = finished_record(game)
-    replay = replay_of(record)
+    replay = finished_replay(game)
+    record = replay.record
     step = request.args.get("step", "0")
     n = min(int(step), replay.last) if step.isdigit() else 0
     me = point_of_view(replay)
     view = replay.open_view(n) if me is None else replay.view(n, me)
     name = game.upper()
 
+    # Hundreds of links a page (each step, each round): made from one URL, not one url_for each.
+    base = url_for("replays.replay", game=name)
+
     def at(step: int, seat: int | None = me) -> str:
-        return url_for("replays.replay", game=name, step=step, view=OPEN if seat is None else seat)
+        return f"{base}?step={step}&view={OPEN if seat is None else seat}"
 
     rounds = replay.rounds()
     label = replay.rules.round_key.title()
