@@ -12,6 +12,8 @@ Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   BENCH_WORKER=gthread: serve with threads instead; BENCH_PLAIN=1: sockets that ask for no compression;
   BENCH_LOCKSTEP=1: every room starts measured at the start of its game, so all of them end their rounds
   within the same two seconds (by default each first plays a random part of its first round, unmeasured).
+  BENCH_CLOCK=seconds: each room's turn clock (default 60, as at a table with a bot; 0 for off): every
+  action winds it anew and every push carries the new deadline.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ STATUS = re.compile(r'<section id="status".*?</section>', re.S)
 HAND = re.compile(r'<section id="hand".*?</section>', re.S)
 ACTION = re.compile(r"""<button [^>]*name="action" value='([^']+)'(?![^>]*disabled)""")
 WAITING = re.compile(r"Waiting for P(\d)")
+CLOCK = os.environ.get("BENCH_CLOCK", "60")
 
 
 def free_port() -> int:
@@ -211,7 +214,7 @@ def post(port: int, path: str, fields: dict[str, str]) -> http.client.HTTPRespon
 
 
 def make_room(port: int) -> str:
-    created = post(port, "/rooms?seat=0", {"game": "zero_game", "name": "P0"})
+    created = post(port, "/rooms?seat=0", {"game": "zero_game", "name": "P0", "clock": CLOCK})
     code = created.getheader("Location").split("/r/", 1)[1].split("?")[0]
     for index in range(1, SEATS):
         post(port, f"/r/{code}/join?seat={index}", {"name": f"P{index}"})
@@ -303,8 +306,9 @@ def main() -> None:
                     [gevent.spawn(table.warm_up, random.randrange(FIRST_ROUND)) for table in tables]
                 )
             where = "all at the start of their game" if lockstep else "each at its own point of round 1"
+            clock = f"a {CLOCK} s turn clock" if int(CLOCK) else "no turn clock"
             print(
-                f"{rooms} rooms, {rooms * SEATS} sockets open, {where}; "
+                f"{rooms} rooms, {rooms * SEATS} sockets open, {where}, {clock}; "
                 f"one action per room every {interval:g} s for {seconds:g} s"
             )
             # The clients' own garbage collections would show as the server's delays: as the server does
