@@ -222,6 +222,11 @@ def make_room(port: int) -> str:
     return code
 
 
+# Every room and socket here comes from one address, and each seat's tab identity sits in every room:
+# the limits a site sets per client (README, What one client may ask) would refuse most of them.
+UNLIMITED = {"ROOMS_AT_ONCE": 10**6, "LIVE_PER_ADDRESS": 10**6, "LIVE_PER_IDENTITY": 10**6}
+
+
 def start_server(port: int, database: Path) -> subprocess.Popen:
     env = {**os.environ, "ZEROGAMES_DB": str(database), "ZEROGAMES_DEV": "1", "ZEROGAMES_SECRET_KEY": "bench"}
     # As `make run` serves; BENCH_WORKER=gthread compares threads (one per open socket).
@@ -237,7 +242,7 @@ def start_server(port: int, database: Path) -> subprocess.Popen:
             *worker,
             "--bind",
             f"127.0.0.1:{port}",
-            "app:create_app()",
+            f"app:create_app({UNLIMITED!r})",
         ],
         cwd=ROOT,
         env=env,
