@@ -14,6 +14,7 @@ from tests.games import test_zero_down as zero_down
 from tests.games import test_zero_game as zero_game
 from zerogames.bots import choose
 from zerogames.games import GAMES
+from zerogames.games.cards import STANDARD_DECK
 
 # Zero Game
 
@@ -80,7 +81,7 @@ def test_zero_awaits_nobody_once_the_game_is_over():
 
 def test_zero_down_awaits_the_player_to_move_through_the_final_turns():
     rules = zero_down.RULES
-    state = rules.new_game(3, seed=5, options={"dealer": 0})
+    state = zero_down.game(players=3, dealer=0)
     assert rules.awaited(state, 0.0) == [1]
     state = rules.apply(state, 1, {"type": "knock"})
     assert rules.awaited(state, 0.0) == [2]
@@ -93,7 +94,7 @@ def test_zero_down_awaits_the_player_to_move_through_the_final_turns():
 
 def test_zero_down_awaits_nobody_once_the_game_is_over():
     rules = zero_down.RULES
-    state = rules.new_game(2, seed=5)
+    state = zero_down.game(players=2, dealer=0)
     while rules.result(state) is None:
         state = rules.apply(state, state["turn"], {"type": "knock"})
     assert rules.awaited(state, 0.0) == []
@@ -104,10 +105,10 @@ def test_zero_down_awaits_nobody_once_the_game_is_over():
 
 def test_trump_card_awaits_the_chooser_then_each_player_in_turn():
     rules = trump_card.RULES
-    state = rules.new_game(4, seed=3, options={"chooser": 2})
+    # Every hand holds every suit: no misdeal, whatever the trump.
+    state = trump_card.game([list(STANDARD_DECK[seat::4]) for seat in range(4)], chooser=2)
     assert rules.awaited(state, 0.0) == [2]
-    suit = next(card[1] for card in state["hands"][0])
-    state = rules.apply(state, 2, {"type": "trump", "suit": suit})
+    state = trump_card.trump(state, "H")
     assert state["phase"] == "play"
     assert rules.awaited(state, 0.0) == [state["turn"]] == [2]  # the Chooser starts as the Senior
     state = rules.apply(state, 2, rules.legal_actions(state, 2)[0])
