@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from e2e.access import check_access
-from e2e.table import join_room, play_until_over
+from e2e.table import create_room, join_room, play_until_over
 
 
 def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server, artifacts):
@@ -39,3 +39,14 @@ def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server,
     play_until_over([ann, bea], limit=180)
     for page in (cal, wes):
         expect(page.locator("#status .headline")).to_contain_text("Game over")
+
+
+
+def test_a_player_whose_page_closes_shows_away_within_seconds(browser, server):
+    ann, bea = (browser.new_context().new_page() for _ in range(2))
+    code = create_room(ann, server.url, "Ann")
+    join_room(bea, server.url, code, "Bea")
+    bea_line = ann.locator(".lobby-seat").filter(has_text="Bea")
+    expect(bea_line).to_contain_text("online")
+    bea.context.close()
+    expect(bea_line).to_contain_text("away", timeout=5_000)
