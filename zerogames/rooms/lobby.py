@@ -9,9 +9,9 @@ from typing import Any
 from zerogames import bots, clock
 from zerogames.store import Store
 
-from .room import Refused, Room, Seat, clean_name
+from .room import BOT_MARK, Refused, Room, Seat, clean_name
 
-BOT_NAMES = [f"{name} (bot)" for name in ("Ada", "Bix", "Cog", "Dot", "Eve", "Fizz", "Gus")]
+BOT_NAMES = [f"{name} {BOT_MARK}" for name in ("Ada", "Bix", "Cog", "Dot", "Eve", "Fizz", "Gus")]
 
 
 class Lobby:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,11 @@ from .scheduler import Timer
 # Letters only, without the look-alikes I, L and O (1, 1 and 0).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 4
+# Codes grow a letter when the shorter ones are hard to find free (RoomRegistry.new_code): this far.
+LONGEST_CODE = 8
 NAME_LENGTH = 20
+# What every bot's name ends with, and no player's may.
+BOT_MARK = "(bot)"
 # How many past publications a room keeps, so that a page's live channel can start from what it shows.
 RECENT_PUBLISHED = 32
 
@@ -178,8 +183,19 @@ class Room:
         )
 
 
+def a_code(code: str) -> bool:
+    """Whether `code` has the shape of a room code (the registry may never have made it)."""
+    return CODE_LENGTH <= len(code) <= LONGEST_CODE and all(letter in CODE_ALPHABET for letter in code)
+
+
 def clean_name(name: str | None) -> str:
-    name = " ".join((name or "").split())[:NAME_LENGTH]
+    """A player's name as the table shows it: white space folded, and no control or format characters
+    (a right-to-left override would turn the words around it; zero-width ones hide one name in
+    another). A name that reads as a bot's is kept for the bots."""
+    shown = "".join(ch for ch in name or "" if unicodedata.category(ch)[0] != "C")
+    name = " ".join(shown.split())[:NAME_LENGTH]
     if not name:
         raise Refused("Choose a name first: it is how the table will know you.")
+    if unicodedata.normalize("NFKC", name).casefold().replace(" ", "").endswith(BOT_MARK):
+        raise Refused(f"Names ending in {BOT_MARK} are kept for the bots: choose another.")
     return name
