@@ -27,6 +27,8 @@ from zerogames.ratings import Line, Rating
 
 # A snapshot every so many actions keeps a rebuild short whatever the game's length.
 SNAPSHOT_EVERY = 50
+# Bytes the write-ahead log is cut back to once copied into the database (a few seconds of actions).
+JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024
 
 
 @dataclass
@@ -157,6 +159,9 @@ class Store:
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute(f"PRAGMA synchronous={os.environ.get('ZEROGAMES_SYNC', 'NORMAL')}")
         connection.execute("PRAGMA busy_timeout=5000")
+        # Once copied back, the write-ahead log is cut back to this size: a burst grows it, and it
+        # would otherwise keep its largest size for good.
+        connection.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
         self.db = sqlite_utils.Database(connection)
         # One connection shared by every thread of the process: the lock keeps one writer at a time.
         self.lock = threading.Lock()
@@ -235,6 +240,9 @@ class Store:
                     },
                     pk=("code", "game_no", "n"),
                 )
+            if "seat_moves" not in db.table_names():
+                # How often each seat has moved to another device: a rejoin link is good for one move.
+                db["seat_moves"].create({"code": str, "seat": int, "moves": int}, pk=("code", "seat"))
             if "snapshots" not in db.table_names():
                 db["snapshots"].create(
                     {"code": str, "game_no": int, "n": int, "state": str}, pk=("code", "game_no", "n")
@@ -323,8 +331,37 @@ class Store:
     # Rooms and seats
 
     def code_taken(self, code: str) -> bool:
+        """A room has the code, or had it and played games under it: the history keeps it."""
         with self.lock:
-            return self.db.execute("select 1 from rooms where code = ?", [code]).fetchone() is not None
+            return (
+                self.db.execute(
+                    "select 1 from rooms where code = ? union all select 1 from games where code = ?",
+                    [code, code],
+                ).fetchone()
+                is not None
+            )
+
+    def idle_rooms(self, before: float) -> list[str]:
+        """Rooms never started or finished, unchanged since `before`: the ones kept no longer."""
+        with self.lock:
+            return [
+                row[0]
+                for row in self.db.execute(
+                    "select code from rooms where status != 'playing' and updated < ?", [before]
+                )
+            ]
+
+    def drop_room(self, code: str, before: float) -> bool:
+        """The room and its seats, gone if still idle since `before` (its games stay in the history)."""
+        with self.transaction():
+            idle = self.db.execute(
+                "select 1 from rooms where code = ? and status != 'playing' and updated < ?", [code, before]
+            ).fetchone()
+            if idle:
+                self.db.execute("delete from seats where code = ?", [code])
+                self.db.execute("delete from seat_moves where code = ?", [code])
+                self.db.execute("delete from rooms where code = ?", [code])
+        return idle is not None
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -340,35 +377,56 @@ class Store:
 
     def save_room(self, room: RoomRow) -> None:
         """The room's row and all its seats, in one transaction (lobby changes, starts, rematches)."""
-        now = time.time()
         with self.transaction():
+            self.write_room(room)
+
+    def seat_moves(self, code: str, seat: int) -> int:
+        with self.lock:
+            row = self.db.execute(
+                "select moves from seat_moves where code = ? and seat = ?", [code, seat]
+            ).fetchone()
+        return row[0] if row else 0
+
+    def save_moved_seat(self, room: RoomRow, seat: int) -> None:
+        """The room with a seat moved to another device, and that seat's moves counted, at once."""
+        with self.transaction():
+            self.write_room(room)
             self.db.execute(
-                "insert into rooms"
-                " (code, game, options, host, status, game_no, seed, version, created, updated, ranked)"
-                " values (?,?,?,?,?,?,?,?,?,?,?) on conflict(code) do update set options = excluded.options,"
-                " host = excluded.host, status = excluded.status, game_no = excluded.game_no,"
-                " seed = excluded.seed, version = excluded.version, updated = excluded.updated,"
-                " ranked = excluded.ranked",
-                [
-                    room.code,
-                    room.game,
-                    json.dumps(room.options),
-                    room.host,
-                    room.status,
-                    room.game_no,
-                    room.seed,
-                    room.version,
-                    now,
-                    now,
-                    int(room.ranked),
-                ],
+                "insert into seat_moves (code, seat, moves) values (?, ?, 1)"
+                " on conflict(code, seat) do update set moves = moves + 1",
+                [room.code, seat],
             )
-            self.db.execute("delete from seats where code = ?", [room.code])
-            for s in room.seats:
-                self.db.execute(
-                    "insert into seats (code, seat, uid, name, bot) values (?,?,?,?,?)",
-                    [room.code, s.seat, s.uid, s.name, s.bot],
-                )
+
+    def write_room(self, room: RoomRow) -> None:
+        """The room's row and all its seats (within a transaction)."""
+        now = time.time()
+        self.db.execute(
+            "insert into rooms"
+            " (code, game, options, host, status, game_no, seed, version, created, updated, ranked)"
+            " values (?,?,?,?,?,?,?,?,?,?,?) on conflict(code) do update set options = excluded.options,"
+            " host = excluded.host, status = excluded.status, game_no = excluded.game_no,"
+            " seed = excluded.seed, version = excluded.version, updated = excluded.updated,"
+            " ranked = excluded.ranked",
+            [
+                room.code,
+                room.game,
+                json.dumps(room.options),
+                room.host,
+                room.status,
+                room.game_no,
+                room.seed,
+                room.version,
+                now,
+                now,
+                int(room.ranked),
+            ],
+        )
+        self.db.execute("delete from seats where code = ?", [room.code])
+        for s in room.seats:
+            self.db.execute(
+                "insert into seats (code, seat, uid, name, bot) values (?,?,?,?,?)",
+                [room.code, s.seat, s.uid, s.name, s.bot],
+            )
 
     def load_room(self, code: str) -> RoomRow | None:
         with self.lock:

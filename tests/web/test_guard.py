@@ -261,3 +261,19 @@ def test_links_are_made_on_the_configured_site_url_whatever_the_host_header(tmp_
     own = ann.get(f"/r/{code}", base_url="https://localhost").text
     assert f"https://cards.example.org/r/{code}/rejoin/" in own
     assert "Secure" in created.headers["Set-Cookie"]
+
+
+def test_a_name_loses_control_and_direction_characters(player, registry):
+    ann = player("Ann")
+    ann.post("/rooms", data={"game": "zero_game", "name": "\u202eAnn\u200b\x07 Lee"})
+    code = next(iter(registry.rooms))
+    assert registry.get(code).seats[0].name == "Ann Lee"
+
+
+def test_a_player_cannot_take_a_bots_name(player, registry):
+    ann, bea = player("Ann"), player("Bea")
+    refused = ann.post("/rooms", data={"game": "zero_game", "name": "Ada (bot)"}, follow_redirects=True)
+    assert "kept for the bots" in refused.text and not registry.rooms
+    code = create_room(bea)
+    answer = player("Cy").post(f"/r/{code}/join", data={"name": "Eve \uff08BOT\uff09"}, headers=HX)
+    assert "kept for the bots" in answer.text and len(registry.get(code).seats) == 1

@@ -252,14 +252,14 @@ def test_a_rejoin_link_moves_the_seat_to_another_device(player, registry, app):
     html = ann.get(f"/r/{code}").text
     link = html.split('class="rejoin-link" readonly value="', 1)[1].split('"', 1)[0]
     phone = app.test_client()
-    phone.get(link.replace("http://localhost", ""))
+    phone.post(link.replace("http://localhost", ""))
     assert "badge you" in phone.get(f"/r/{code}").text.split('id="seats"', 1)[1].split("Bea", 1)[0]
     assert room.seat_of(None) is None
     # The old device is now a spectator, and the old link no longer works.
     assert "You are watching" in ann.get(f"/r/{code}").text
     assert (
         "used or is out of date"
-        in app.test_client().get(link.replace("http://localhost", ""), follow_redirects=True).text
+        in app.test_client().post(link.replace("http://localhost", ""), follow_redirects=True).text
     )
 
 

@@ -20,9 +20,10 @@ WAKE_SLICES = 20
 class Subscriber:
     """One open live channel: woken on every change, it pushes that viewer's fresh fragments."""
 
-    def __init__(self, uid: str) -> None:
+    def __init__(self, uid: str, event: threading.Event | None = None) -> None:
         self.uid = uid
-        self.event = threading.Event()
+        # Its own, or one it shares with whatever else its channel waits on (the socket's news).
+        self.event = event or threading.Event()
 
     def wake(self) -> None:
         self.event.set()
@@ -39,8 +40,10 @@ class Channels:
 
     def subscribe(self, room: Room, sub: Subscriber) -> None:
         with room.lock:
+            shows_connected = seen_connected(room, sub.uid)
             room.subscribers.append(sub)
-            room.changed()
+            if not shows_connected and room.seat_of(sub.uid) is not None:
+                room.changed()  # the seat shows as connected now
         with self.lock:
             if not self.waking:
                 self.waking = True
@@ -66,4 +69,12 @@ class Channels:
         with room.lock:
             if sub in room.subscribers:
                 room.subscribers.remove(sub)
-                room.changed()
+                if not seen_connected(room, sub.uid) and room.seat_of(sub.uid) is not None:
+                    room.changed()  # the seat shows as away now
+
+
+def seen_connected(room: Room, uid: str) -> bool:
+    """Whether a live channel of `uid` is open. Only a seat's first channel opening and its last one
+    closing change what the table shows: a watcher's channel, or a player's second tab, wakes no one
+    (a thousand watchers of one table would otherwise wake each other a million times)."""
+    return any(other.uid == uid for other in room.subscribers)

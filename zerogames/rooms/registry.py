@@ -22,9 +22,16 @@ from .channels import Channels
 from .lobby import Lobby
 from .play import Play
 from .ranked import Ranked
-from .room import CODE_ALPHABET, CODE_LENGTH, Refused, Room, Seat, clean_name
+from .room import CODE_ALPHABET, CODE_LENGTH, Refused, Room, Seat, a_code, clean_name
 from .scheduler import Scheduler
 from .turn_clock import TurnClock
+
+# Random codes tried at one length before a longer one is made: with nine codes in ten taken, twenty
+# tries all miss one time in eight.
+CODE_TRIES = 20
+# Seconds a room never started or finished is kept after its last change, and between droppings.
+KEEP_IDLE = 24 * 3600.0
+DROP_EVERY = 600.0
 
 
 class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
@@ -49,13 +56,18 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
         self.waking = False
 
     def new_code(self) -> str:
+        """A code no room has or had: four letters, or, once four-letter codes are hard to find free,
+        five, and so on. A few tries at each length keep the registry's lock held only briefly."""
+        length = CODE_LENGTH
         while True:
-            code = secrets.choice(self.first_letters) + "".join(
-                secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH - 1)
-            )
-            # Codes stay with their rooms while the rooms are kept: never hand out a used one.
-            if code not in self.rooms and not self.store.code_taken(code):
-                return code
+            for _ in range(CODE_TRIES):
+                code = secrets.choice(self.first_letters) + "".join(
+                    secrets.choice(CODE_ALPHABET) for _ in range(length - 1)
+                )
+                # Codes stay with their rooms and their games' history: never hand out a used one.
+                if code not in self.rooms and not self.store.code_taken(code):
+                    return code
+            length += 1
 
     def create(self, game_id: str, options: dict[str, Any], uid: str, name: str | None) -> Room:
         if game_id not in GAMES:
@@ -73,7 +85,7 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
         code = (code or "").strip().upper()
         with self.lock:
             room = self.rooms.get(code)
-            if room is None and len(code) == CODE_LENGTH and code.isalpha() and self.owns(code):
+            if room is None and a_code(code) and self.owns(code):
                 room = self.rebuild(code)
                 if room is not None:
                     self.rooms[code] = room
@@ -82,8 +94,26 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
     def owns(self, code: str) -> bool:
         return code[:1] in self.first_letters
 
+    def drop_idle_rooms(self) -> int:
+        """Drop the rooms never started or finished that nobody has changed for KEEP_IDLE seconds (their
+        games stay in the history); then again every DROP_EVERY seconds. How many went."""
+        before = self.clock() - KEEP_IDLE
+        dropped = 0
+        for code in self.store.idle_rooms(before):
+            with self.lock:
+                room = self.rooms.get(code)
+                if room is not None and room.subscribers:
+                    continue  # someone has its page open: kept while they look
+                if self.store.drop_room(code, before):
+                    self.rooms.pop(code, None)
+                    dropped += 1
+        self.scheduler.call_at(self.clock() + DROP_EVERY, self.drop_idle_rooms)
+        return dropped
+
     def restore(self) -> int:
-        """On start-up: every unfinished room back from its snapshot and log, its bots moving again."""
+        """On start-up: idle rooms dropped; every unfinished room back from its snapshot and log, its
+        bots moving again."""
+        self.drop_idle_rooms()
         restored = 0
         for code in self.store.unfinished_rooms():
             room = self.get(code) if self.owns(code) else None
@@ -121,10 +151,15 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
         room.published = room.publication(room.published)
         return room
 
-    def move_seat(self, room: Room, seat: int, old_uid: str, new_uid: str) -> None:
-        """A rejoin link: the seat goes to the identity that opened it (another device)."""
+    def move_seat(self, room: Room, seat: int, old_uid: str, new_uid: str, moves: int) -> None:
+        """A rejoin link: the seat goes to the identity that opened it (another device), if the seat is
+        still `old_uid`'s and has moved `moves` times, as when the link was made (then never again)."""
         with room.lock:
-            if not 0 <= seat < len(room.seats) or room.seats[seat].uid != old_uid:
+            if (
+                not 0 <= seat < len(room.seats)
+                or room.seats[seat].uid != old_uid
+                or self.store.seat_moves(room.code, seat) != moves
+            ):
                 raise Refused("This rejoin link has been used or is out of date.")
             if room.seat_of(new_uid) is not None and room.seat_of(new_uid) != seat:
                 raise Refused("This browser already holds another seat at this table.")
@@ -142,10 +177,11 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
                     self.give_seat(room, seat, new_uid)
 
     def give_seat(self, room: Room, seat: int, new_uid: str) -> None:
-        """The seat (and the hosting, if it was the host's) to another identity (the lock is held)."""
+        """The seat (and the hosting, if it was the host's) to another identity (the lock is held); the
+        seat's moves are counted, so every rejoin link made before is dead."""
         if room.host == room.seats[seat].uid:
             room.host = new_uid
         room.seats[seat] = replace(room.seats[seat], uid=new_uid)
         room.version += 1
-        self.store.save_room(room.row())
+        self.store.save_moved_seat(room.row(), seat)
         room.changed()

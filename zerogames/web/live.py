@@ -153,10 +153,9 @@ def live(ws, code: str) -> None:
         return
     if shown is not None:
         pusher.seed(shown)
-    subscriber = Subscriber(who.uid)
     # One event for both: the room's changes, and the socket's own news (a message, or its closing),
     # so that a closed channel goes at once and gives its place back.
-    subscriber.event = ws.event
+    subscriber = Subscriber(who.uid, ws.event)
     registry.subscribe(room, subscriber)
     try:
         while ws.connected:

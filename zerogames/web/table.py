@@ -20,12 +20,11 @@ from flask import (
     request,
     url_for,
 )
-from itsdangerous import BadSignature, URLSafeSerializer
 
 from zerogames.games import IllegalAction
 from zerogames.rooms import Refused, Room, clean_name
 
-from . import guard, identity, limits, render, tables, viewmodel
+from . import guard, identity, limits, rejoin, render, tables, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("table", __name__)
@@ -40,25 +39,21 @@ def find_room(code: str) -> Room:
     return room
 
 
-def rejoin_token(room: Room, seat: int, uid: str) -> str:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="rejoin").dumps([room.code, seat, uid])
-
-
 def page_context(room: Room) -> dict[str, Any]:
     uid = identity.current_uid()
     published = room.published
     drawn = render.render_regions(room.code, room.game_id, published)
     me = room.seat_of(uid)
-    rejoin = None
+    link = None
     if me is not None:
-        rejoin = guard.external_url("table.rejoin", code=room.code, token=rejoin_token(room, me, uid))
+        link = guard.external_url("table.rejoin_page", code=room.code, token=rejoin.make_token(room, me, uid))
     return {
         "room": viewmodel.room_info(room.code, room.game_id, published, uid),
         "table": tables.TABLES[room.game_id],
         "body": viewmodel.room_body(drawn.regions, published.status, room.game_id),
         "share": guard.external_url("table.room", code=room.code),
         "live": guard.external_url("live.live", code=room.code, **identity.tab_args()),
-        "rejoin": rejoin,
+        "rejoin": link,
         "name": identity.current_name(),
         # The browser counts the turn clock down from this: its own clock may be off.
         "server_time": round(web_registry().clock(), 3),
@@ -226,24 +221,32 @@ def act(code: str):
 
 
 @bp.get("/r/<code>/rejoin/<token>")
-def rejoin(code: str, token: str):
+def rejoin_page(code: str, token: str):
+    """What opening the link would do, with a button to do it."""
+    room = find_room(code)
+    back = redirect(url_for("table.room", code=room.code, **identity.tab_args()))
+    try:
+        link = rejoin.read_token(room, token)
+    except Refused as refusal:
+        flash(refusal.reason, "error")
+        return back
+    if link.uid == identity.current_uid():
+        return back  # the seat is this browser's already
+    seats = room.published.seats
+    name = seats[link.seat].name if 0 <= link.seat < len(seats) else None
+    return render_template("room/rejoin.html", room=room, name=name, title=room.rules.title)
+
+
+@bp.post("/r/<code>/rejoin/<token>")
+def rejoin_move(code: str, token: str):
+    """The seat moves to this browser, if the link is still good for it."""
     room = find_room(code)
     try:
-        token_code, seat, old_uid = URLSafeSerializer(current_app.config["SECRET_KEY"], salt="rejoin").loads(
-            token
-        )
-    except (BadSignature, ValueError):
-        token_code = None
-    if token_code != room.code:
-        flash("This rejoin link is not valid for this table.", "error")
-        return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
-    uid = identity.current_uid()
-    if uid != old_uid:
-        try:
-            web_registry().move_seat(room, seat, old_uid, uid)
-            identity.remember_name(room.seats[seat].name)
-        except Refused as refusal:
-            flash(refusal.reason, "error")
+        link = rejoin.read_token(room, token)
+        web_registry().move_seat(room, link.seat, link.uid, identity.current_uid(), link.moves)
+        identity.remember_name(room.seats[link.seat].name)
+    except Refused as refusal:
+        flash(refusal.reason, "error")
     return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
 
 
