@@ -22,7 +22,9 @@ def test_codes_never_run_out_a_longer_one_is_made(tmp_path):
             store.write_room(RoomRow(code, "zero_game", {}, "host", "lobby", 0, None, 0, []))
     registry = RoomRegistry(store, shard=(0, len(CODE_ALPHABET)))
     made: list[str] = []
-    creating = threading.Thread(target=lambda: made.append(registry.create("zero_game", {}, "u", "Ann").code))
+    creating = threading.Thread(
+        target=lambda: made.append(registry.create("zero_game", {}, "u", "Ann").code), daemon=True
+    )
     creating.start()
     creating.join(timeout=5)
     assert made and len(made[0]) == 5 and made[0].startswith("A")
