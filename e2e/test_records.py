@@ -31,7 +31,10 @@ def sign_up(page, url: str, username: str) -> None:
 
 
 def test_sign_up_play_to_the_end_and_step_through_the_replay_by_keyboard(browser, server, artifacts):
-    desktop = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}).new_page()
+    # Reduced motion: the screenshots show the table at rest, not a card on its way.
+    desktop = browser.new_context(
+        viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, reduced_motion="reduce"
+    ).new_page()
     sign_up(desktop, server.url, "ann")
     create_room(desktop, server.url, "Ann")
     add_bots(desktop, 2)
@@ -40,6 +43,7 @@ def test_sign_up_play_to_the_end_and_step_through_the_replay_by_keyboard(browser
     record = desktop.locator("#game-record")
     expect(record.get_by_role("img", name="Scores by round")).to_be_visible()
     desktop.screenshot(path=artifacts / "records-game-over-1280x800.png", full_page=True)
+    room_url = desktop.url
 
     record.get_by_role("link", name="Watch replay").click()
     steps = desktop.locator("#step-count")
@@ -67,10 +71,11 @@ def test_sign_up_play_to_the_end_and_step_through_the_replay_by_keyboard(browser
     desktop.get_by_role("link", name="ann", exact=True).click()
     expect(desktop.get_by_role("link", name=re.compile("Watch the replay"))).to_have_count(1)
     desktop.screenshot(path=artifacts / "records-player-1280x800.png", full_page=True)
-    replay_url = desktop.url
 
     # A phone signs in to the account and finds the game, its replay and its end.
-    phone = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}).new_page()
+    phone = browser.new_context(
+        viewport={"width": PHONE[0], "height": PHONE[1]}, reduced_motion="reduce"
+    ).new_page()
     phone.goto(server.url + "/signin")
     phone.get_by_label("Username").fill("ann")
     phone.get_by_label("Password").fill(PASSWORD)
@@ -84,7 +89,12 @@ def test_sign_up_play_to_the_end_and_step_through_the_replay_by_keyboard(browser
     expect(phone.locator("#step-count")).to_have_text(f"Step 1 of {last}")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
     phone.screenshot(path=artifacts / "records-replay-390x844.png", full_page=True)
-    assert replay_url
+    # The account's seat is this browser's too: the table's end, as the phone shows it.
+    phone.goto(room_url)
+    expect(phone.locator("#game-record").get_by_role("link", name="Watch replay")).to_be_visible()
+    expect(phone.get_by_role("button", name="Play again")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    phone.screenshot(path=artifacts / "records-game-over-390x844.png", full_page=True)
 
 
 class Browser:

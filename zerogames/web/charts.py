@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 # Okabe and Ito's colours, told apart with any colour vision; one per seat (seven at most).
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
-WIDTH, HEIGHT = 600, 260
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 34
+WIDTH, HEIGHT = 480, 260
+LEFT, RIGHT, TOP, BOTTOM = 52, 14, 12, 44
 
 
 @dataclass(frozen=True)
