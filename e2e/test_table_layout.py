@@ -1,0 +1,60 @@
+"""Every game's table at its largest player count fits one phone screen: your hand, the middle of the
+table and every other player's essentials are in view without scrolling, at 390x844 and 360x740. Phone
+and desktop screenshots of each, in the default look and with every setting on."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from e2e.access import EVERY_SETTING
+from e2e.table import add_bots, create_room
+
+PHONES = ((390, 844), (360, 740))
+DESKTOP = (1280, 800)
+
+# Per game: its name on the home page, its largest player count, and what must be in view: the
+# status's headline, each player's tile or seat, the middle of the table, your cards.
+TABLES = {
+    "zero_game": ("Zero Game", 7, ["#status .headline", "#seats li", "#trick", "#hand .card"]),
+    "zero": ("Zero", 7, ["#status .headline", "#seats li", "#trick", "#hand .card"]),
+    "zero_down": ("Zero Down", 5, ["#status .headline", "#seats li", "#pool", "#hand .zd-pick"]),
+    "trump_card": ("Trump Card", 4, ["#status .headline", ".tseat", ".table-centre", "#hand .card"]),
+}
+
+OUT_OF_VIEW = """selectors => selectors.flatMap(selector => {
+  const found = [...document.querySelectorAll(selector)];
+  if (!found.length) return [selector + ": none on the page"];
+  return found.filter(el => {
+    const box = el.getBoundingClientRect();
+    return box.bottom > innerHeight + 0.5 || box.right > innerWidth + 0.5;
+  }).map(el => selector + ": " + (el.id || el.textContent.trim().slice(0, 30)));
+})"""
+
+
+def out_of_view(page: Page, selectors: list[str]) -> list[str]:
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.evaluate(OUT_OF_VIEW, selectors)
+
+
+@pytest.mark.parametrize("game_id", list(TABLES))
+def test_the_table_fits_a_phone_screen_for_the_most_players(browser, server, artifacts, game_id):
+    title, players, essentials = TABLES[game_id]
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    create_room(page, server.url, "Ann", game=title)
+    add_bots(page, players - 1)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#status .headline")).to_contain_text("Your turn")
+    for width, height in PHONES:
+        page.set_viewport_size({"width": width, "height": height})
+        assert out_of_view(page, essentials) == [], f"{width}x{height}"
+    for look in ("default", "every-setting"):
+        if look != "default":
+            page.context.add_cookies([{"name": "settings", "value": EVERY_SETTING, "url": page.url}])
+            page.reload()
+            expect(page.locator("#live-status")).to_have_text("Live")
+        for width, height in (*PHONES, DESKTOP):
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=artifacts / f"{game_id}-{players}-players-{look}-{width}x{height}.png")
+    page.context.close()
