@@ -6,7 +6,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from zerogames.games.zero_down import COLOUR, NUMBER, SET_SIZE, hand_points, is_zero
+from zerogames.games import GAMES
+from zerogames.games.base import State
+from zerogames.games.zero_down import COLOUR, DECK, NUMBER, SET_SIZE, fan, hand_points, is_zero
+
+from .search import best_by_deals
 
 # A hand scoring this little is worth ending the round on.
 GOOD_ENOUGH = 3
@@ -43,6 +47,145 @@ def choose(
     if view["phase"] != "final" and hand_points(hand) <= GOOD_ENOUGH and not is_zero(after_swap(hand, best)):
         return knock
     return best
+
+
+# Normal and Hard remember every swap of the round: the cards a player took and still holds are known.
+
+
+class Memory:
+    """The cards each other seat is known to hold this round (taken from the pool, not given back)."""
+
+    def __init__(self) -> None:
+        self.round: int | None = None
+        self.held: dict[int, set[str]] = {}
+        self.seen: tuple | None = None
+
+    def see(self, view: dict[str, Any]) -> None:
+        # A table is one moment: every swap changes the pool, every knock the turn.
+        moment = (view["round"], tuple(view["pool"]), view["turn"], len(view["knocks"]), view["phase"])
+        if moment == self.seen:
+            return
+        self.seen = moment
+        if view["round"] != self.round:
+            self.round, self.held = view["round"], {seat: set() for seat in range(view["players"])}
+            return
+        last = view["last"]
+        if last and last["type"] == "swap" and last["seat"] != view["seat"]:
+            self.held[last["seat"]].discard(last["give"])
+            self.held[last["seat"]].add(last["take"])
+
+
+def wanted(cards: Sequence[str]) -> tuple[set[str], set[int]]:
+    """The colours and numbers a hand collects: those it holds three or more of."""
+    colours = [COLOUR[card] for card in cards]
+    numbers = [NUMBER[card] for card in cards]
+    return {c for c in colours if colours.count(c) >= 3}, {n for n in numbers if numbers.count(n) >= 3}
+
+
+def feeds(card: str, memory: Memory, seat: int) -> int:
+    """How many other seats collect what this card is (by the cards they were seen taking)."""
+    count = 0
+    for other, held in memory.held.items():
+        if other != seat and len(held) >= 2:
+            colours, numbers = wanted(list(held))
+            count += COLOUR[card] in colours or NUMBER[card] in numbers
+    return count
+
+
+def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
+    """Easy's swaps, but never feeding a card to a player seen collecting its colour or number, and
+    knocking by how far the round has gone: a good hand closes, a poor one keeps swapping."""
+    hand, seat = view["hand"], view["seat"]
+    knock = next(action for action in legal if action["type"] == "knock")
+    swaps = [action for action in legal if action["type"] == "swap"]
+    if not swaps:
+        return knock
+    best = min(
+        swaps, key=lambda action: worth(after_swap(hand, action)) + feeds(action["give"], memory, seat)
+    )
+    gain = worth(hand) - worth(after_swap(hand, best)) - feeds(best["give"], memory, seat)
+    points = hand_points(hand)
+    if is_zero(after_swap(hand, best)):
+        return best
+    if view["phase"] != "final" and points <= GOOD_ENOUGH + (2 if view["knocks"] else 0):
+        return knock
+    return best if gain >= WORTH_IT else knock
+
+
+# Hard: for its likeliest moves, deals of the cards it cannot see (the other hands, less what each was
+# seen taking, and the cards out of the round), each played on with the engine until its next turn (or
+# the round's end) by the others as Easy plays; a move is worth what its hand is then worth.
+
+DEFAULT_BUDGET = 6
+# The moves Hard weighs: Normal's best few swaps, and the knock.
+CANDIDATES = 4
+RULES = GAMES["zero_down"]
+
+
+def hard(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+) -> dict[str, Any]:
+    hand, seat = view["hand"], view["seat"]
+    swaps = [action for action in legal if action["type"] == "swap"]
+    winning = next((action for action in swaps if is_zero(after_swap(hand, action))), None)
+    if winning is not None or not swaps:
+        return winning or legal[0]
+    ranked = sorted(
+        swaps, key=lambda action: worth(after_swap(hand, action)) + feeds(action["give"], memory, seat)
+    )
+    candidates = [next(action for action in legal if action["type"] == "knock"), *ranked[:CANDIDATES]]
+
+    def outcome(state: State, action: dict[str, Any]) -> float:
+        return -hand_worth_later(RULES.apply(state, seat, action), seat, rng)
+
+    chosen = best_by_deals(
+        candidates, lambda: sample_table(view, memory, rng), outcome, budget or DEFAULT_BUDGET
+    )
+    return chosen or normal(view, legal, memory, rng)
+
+
+def sample_table(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:
+    """The round as it may be now: each other hand its known cards and unseen ones; a one-round game,
+    so that the round's end is the game's."""
+    seat, players = view["seat"], view["players"]
+    unseen = [card for card in DECK if card not in set(view["hand"]) | set(view["pool"])]
+    known = {card for other, held in memory.held.items() if other != seat for card in held}
+    unseen = [card for card in unseen if card not in known]
+    rng.shuffle(unseen)
+    hands = []
+    for other in range(players):
+        if other == seat:
+            hands.append(tuple(view["hand"]))
+            continue
+        held = list(memory.held.get(other, ()))
+        more = view["hand_sizes"][other] - len(held)
+        hands.append(fan([*held, *unseen[:more]]))
+        unseen = unseen[more:]
+    state = RULES.new_game(players, 0, {"dealer": view["dealer"], "pool": 5 if len(view["pool"]) != 7 else 7})
+    return {
+        **state,
+        "rounds": 1,
+        "hands": tuple(hands),
+        "pool": tuple(view["pool"]),
+        "out": tuple(unseen),
+        "knocks": tuple(view["knocks"]),
+        "final_turns": tuple(view["final_turns"]),
+        "turn": view["turn"],
+        "phase": view["phase"],
+    }
+
+
+def hand_worth_later(state: State, seat: int, rng: random.Random) -> float:
+    """The others play as Easy until this seat's next turn; then its hand's worth, or its points if
+    the round has ended."""
+    while state["phase"] != "over" and state["turn"] != seat:
+        other = state["turn"]
+        legal = RULES.legal_actions(state, other)
+        bare = {"hand": state["hands"][other], "phase": state["phase"]}
+        state = RULES.apply(state, other, choose(bare, legal, "easy", rng))
+    if state["phase"] == "over":
+        return 2 * RULES.scores(state)[seat]
+    return worth(state["hands"][seat])
 
 
 # The simulator's figure: penalty points per round.
