@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -75,6 +76,28 @@ class Memory:
             self.held[last["seat"]].add(last["take"])
 
 
+# The chance that a colour or number held so many times becomes a five-set before the round ends.
+COMPLETES = {3: 0.25, 4: 0.55}
+
+
+def expected_points(hand: Sequence[str]) -> float:
+    """Normal's yardstick, lower is better: the points the hand may end on, each number weighed by the
+    chance that one of its cards is still counted (not set aside by a colour or number five-set that
+    three or four cards already point to)."""
+    colours = Counter(COLOUR[card] for card in hand)
+    numbers = Counter(NUMBER[card] for card in hand)
+
+    def completes(count: int) -> float:
+        return 1.0 if count >= SET_SIZE else COMPLETES.get(count, 0.0)
+
+    aside: dict[int, float] = {}
+    for card in hand:
+        number = NUMBER[card]
+        kept = (1 - completes(colours[COLOUR[card]])) * (1 - completes(numbers[number]))
+        aside[number] = aside.get(number, 1.0) * (1 - kept)
+    return sum(number * (1 - all_aside) for number, all_aside in aside.items())
+
+
 def wanted(cards: Sequence[str]) -> tuple[set[str], set[int]]:
     """The colours and numbers a hand collects: those it holds three or more of."""
     colours = [COLOUR[card] for card in cards]
@@ -93,23 +116,26 @@ def feeds(card: str, memory: Memory, seat: int) -> int:
 
 
 def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
-    """Easy's swaps, but never feeding a card to a player seen collecting its colour or number, and
-    knocking by how far the round has gone: a good hand closes, a poor one keeps swapping."""
+    """The swap that leaves the fewest points to be expected, a card fed to a player seen collecting its
+    colour or number counting against it; a good hand knocks, sooner once someone has knocked."""
     hand, seat = view["hand"], view["seat"]
     knock = next(action for action in legal if action["type"] == "knock")
     swaps = [action for action in legal if action["type"] == "swap"]
     if not swaps:
         return knock
-    best = min(
-        swaps, key=lambda action: worth(after_swap(hand, action)) + feeds(action["give"], memory, seat)
-    )
-    gain = worth(hand) - worth(after_swap(hand, best)) - feeds(best["give"], memory, seat)
+    best = min(swaps, key=lambda action: normal_worth(after_swap(hand, action), action, memory, seat))
+    gain = expected_points(hand) - normal_worth(after_swap(hand, best), best, memory, seat)
     points = hand_points(hand)
     if is_zero(after_swap(hand, best)):
         return best
     if view["phase"] != "final" and points <= GOOD_ENOUGH + (2 if view["knocks"] else 0):
         return knock
-    return best if gain >= WORTH_IT else knock
+    return best if gain > 0 else knock
+
+
+def normal_worth(hand: Sequence[str], swap: dict[str, Any], memory: Memory, seat: int) -> float:
+    """A swap's result by Normal's yardstick, less for every player the card put down would feed."""
+    return expected_points(hand) + feeds(swap["give"], memory, seat)
 
 
 # Hard: for its likeliest moves, deals of the cards it cannot see (the other hands, less what each was
@@ -130,9 +156,7 @@ def hard(
     winning = next((action for action in swaps if is_zero(after_swap(hand, action))), None)
     if winning is not None or not swaps:
         return winning or legal[0]
-    ranked = sorted(
-        swaps, key=lambda action: worth(after_swap(hand, action)) + feeds(action["give"], memory, seat)
-    )
+    ranked = sorted(swaps, key=lambda action: normal_worth(after_swap(hand, action), action, memory, seat))
     candidates = [next(action for action in legal if action["type"] == "knock"), *ranked[:CANDIDATES]]
 
     def outcome(state: State, action: dict[str, Any]) -> float:
@@ -176,16 +200,21 @@ def sample_table(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
 
 
 def hand_worth_later(state: State, seat: int, rng: random.Random) -> float:
-    """The others play as Easy until this seat's next turn; then its hand's worth, or its points if
-    the round has ended."""
+    """The others play as Easy until this seat's next turn; then the points its hand may be expected
+    to end on after that turn's best swap, or its points if the round has ended."""
     while state["phase"] != "over" and state["turn"] != seat:
         other = state["turn"]
         legal = RULES.legal_actions(state, other)
         bare = {"hand": state["hands"][other], "phase": state["phase"]}
         state = RULES.apply(state, other, choose(bare, legal, "easy", rng))
     if state["phase"] == "over":
-        return 2 * RULES.scores(state)[seat]
-    return worth(state["hands"][seat])
+        return RULES.scores(state)[seat]
+    hand = state["hands"][seat]
+    # Its next turn's best swap from the pool as the others left it, if one improves the hand.
+    return min(
+        expected_points(hand),
+        *(expected_points(after_swap(hand, action)) for action in RULES.legal_actions(state, seat)[:-1]),
+    )
 
 
 # The simulator's figure: penalty points per round.
