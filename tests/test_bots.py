@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from zerogames.bots import BOTS, choose
+from zerogames import sim
+from zerogames.bots import BOTS, Bot, choose
 from zerogames.games import GAMES
 
 
@@ -34,3 +35,39 @@ def test_bots_finish_games_with_legal_moves(game_id, seed):
         state = rules.apply(state, seat, action, now)
         now += 1.0
     assert rules.result(state) is not None
+
+
+@pytest.mark.parametrize("game_id", sorted(BOTS))
+def test_every_level_plays_whole_games_against_the_others_with_legal_moves(game_id):
+    """Each level in every seat in turn (the simulator refuses an illegal move), Hard on a small budget
+    so that the test stays quick."""
+    levels = ["hard", "normal", "easy", "random"]
+    rows = sim.simulate(game_id, levels, games=len(levels), seed=11, budget=2)
+    assert [row["games"] for row in rows] == [len(levels)] * len(levels)
+
+
+@pytest.mark.parametrize("game_id", sorted(BOTS))
+def test_hard_decides_from_the_view_alone(game_id):
+    """Two tables that differ only in cards the seat cannot see: the same view, the same choice."""
+    rules = GAMES[game_id]
+    state = rules.new_game(4, 3)
+    seat = next(seat for seat in range(4) if len(rules.legal_actions(state, seat)) > 1)
+    # The other hands exchanged, and whatever is still to be dealt, turned round.
+    one, two = [other for other in range(4) if other != seat][:2]
+    hands = list(state["hands"])
+    hands[one], hands[two] = hands[two], hands[one]
+    hidden = {key: tuple(reversed(state[key])) for key in ("stock", "deck", "pile", "out") if key in state}
+    if game_id == "zero_game":
+        hidden["stock"] = (state["stock"][0], *reversed(state["stock"][1:]))  # the trump card is shown
+    other = {**state, "hands": tuple(hands), **hidden}
+    assert other != state
+    view = rules.view(state, seat)
+    assert rules.view(other, seat) == view
+    choices = []
+    for table in (state, other):
+        bot = Bot(game_id, "hard")
+        bot.see(rules.view(table, seat))
+        choices.append(
+            bot.choose(rules.view(table, seat), rules.legal_actions(table, seat), random.Random(5))
+        )
+    assert choices[0] == choices[1]

@@ -7,9 +7,15 @@ has not yet run out, so it forgets as a hurried player does.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
+from zerogames.games import GAMES
+from zerogames.games.base import State
 from zerogames.games.cabo import EMPTY, VALUE
+from zerogames.games.cards import STANDARD_DECK
+
+from .search import best_by_deals
 
 # A card this low is worth taking from the pile or keeping in place of an unknown card.
 LOW = 3
@@ -148,6 +154,237 @@ def sure_snap(view: dict[str, Any], snaps: list[dict[str, Any]]) -> dict[str, An
     ]
     sure.sort(key=lambda action: action["seat"] != seat)
     return sure[0] if sure else None
+
+
+# Normal and Hard remember every card their seat has seen, and follow it when it moves: a view shows a
+# card only while its sighting lasts, but a player who pays attention knows where it went.
+
+
+class Memory:
+    """Cards by board position ((seat, slot) to code) as last seen, and the discard pile."""
+
+    def __init__(self) -> None:
+        self.round: int | None = None
+        self.cards: dict[tuple[int, int], str] = {}
+        self.pile: list[str] = []
+        self.moment: Any = None
+
+    def see(self, view: dict[str, Any]) -> None:
+        moment = (
+            view["round"],
+            view["phase"],
+            view["turn"],
+            view["step"],
+            view["discards"],
+            view["deck"],
+            repr(view["last"]),
+            repr(view["hands"]),
+        )
+        if moment == self.moment:
+            return
+        self.moment = moment
+        if view["round"] != self.round or view["phase"] == "peek":
+            self.round, self.cards, self.pile = view["round"], {}, [view["discard"]]
+        elif view["phase"] == "play":
+            self.moved(view["last"], view["seat"])
+            self.follow_pile(view)
+        for seat, hand in enumerate(view["hands"]):
+            for slot, card in enumerate(hand):
+                if card == EMPTY:
+                    self.cards.pop((seat, slot), None)
+                elif card is not None:
+                    self.cards[(seat, slot)] = card
+
+    def moved(self, last: dict[str, Any] | None, me: int) -> None:
+        """Follow the cards the last action moved (it is public which slots, if not which faces)."""
+        if not last:
+            return
+        kind, seat = last["type"], last["seat"]
+        if kind == "keep" and seat != me:
+            self.cards.pop((seat, last["slot"]), None)
+        elif kind == "take" and "card" in last:
+            self.cards[(seat, last["slot"])] = last["card"]
+        elif kind == "take":
+            self.cards[(seat, last["slot"])] = self.pile[-1] if self.pile else None
+        elif kind == "swap":
+            a, b = tuple(last["a"]), tuple(last["b"])
+            first, second = self.cards.pop(a, None), self.cards.pop(b, None)
+            if first:
+                self.cards[b] = first
+            if second:
+                self.cards[a] = second
+        elif kind == "snap" and last["hit"]:
+            self.cards.pop(tuple(last["target"]), None)
+        elif kind == "give":
+            card = self.cards.pop((seat, last["slot"]), None)
+            if card:
+                self.cards[tuple(last["to"])] = card
+
+    def follow_pile(self, view: dict[str, Any]) -> None:
+        """The discard pile, card by card: every card on it landed face up."""
+        if view["discards"] == len(self.pile) + 1:
+            self.pile.append(view["discard"])
+        elif view["discards"] == len(self.pile) - 1:
+            self.pile.pop()
+        elif view["discards"] != len(self.pile):
+            # Reshuffled into a new deck (or missed): only the top is known.
+            self.pile = [view["discard"]]
+
+    def remembered(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The view with every remembered card face up where it now lies: what Easy would do if it
+        remembered is then what Normal does."""
+        hands = [
+            [self.cards.get((seat, slot), card) if card is None else card for slot, card in enumerate(hand)]
+            for seat, hand in enumerate(view["hands"])
+        ]
+        return {**view, "hands": hands, "hand": hands[view["seat"]]}
+
+
+def reckoned(hand: list[str | None], unknown: float) -> float:
+    """A hand's total as far as it is known, an unknown card counted at `unknown`."""
+    return sum(unknown if card is None else VALUE[card] for card in hand if card != EMPTY)
+
+
+def normal(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random
+) -> dict | None:
+    """Easy's play on the cards it remembers, calling Cabo once its hand looks lower than every other."""
+    seen = memory.remembered(view)
+    by_type = {action["type"] for action in legal}
+    if "cabo" in by_type and calls_now(seen, memory):
+        return next(action for action in legal if action["type"] == "cabo")
+    action = choose(seen, [a for a in legal if a["type"] != "cabo"] or legal, "normal", rng)
+    return action
+
+
+def calls_now(view: dict[str, Any], memory: Memory) -> bool:
+    """Call when the hand is surely low, or lower than every other hand as far as it is known."""
+    unknown = unseen_mean(view, memory)
+    mine = reckoned(view["hand"], unknown)
+    others = [reckoned(hand, unknown) for seat, hand in enumerate(view["hands"]) if seat != view["seat"]]
+    return mine <= SURELY_LOW or mine + MARGIN <= min(others)
+
+
+# Call at once below this; else only with this lead over every other hand.
+SURELY_LOW = 4
+MARGIN = 4
+
+
+def unseen_mean(view: dict[str, Any], memory: Memory) -> float:
+    """The average value of the cards this seat has not placed."""
+    placed = Counter(memory.cards.values()) + Counter(memory.pile)
+    unseen = Counter(STANDARD_DECK) - placed
+    total = sum(unseen.values())
+    return sum(VALUE[card] * times for card, times in unseen.items()) / total if total else UNKNOWN_WORTH
+
+
+# Hard: at the start of its turn and with a drawn card in hand it weighs each choice on deals of the
+# cards it has not placed, played on to the round's end with the engine, every seat choosing as a
+# player who knows its own hand; powers, snaps and hand-overs it plays as Normal.
+
+DEFAULT_BUDGET = 8
+RULES = GAMES["cabo"]
+SEARCHED = {"draw", "take", "cabo", "keep", "discard"}
+
+
+def hard(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+) -> dict[str, Any] | None:
+    choices = [action for action in legal if action["type"] in SEARCHED]
+    if len(choices) < 2 or any(
+        action["type"] not in SEARCHED and action["type"] != "snap" for action in legal
+    ):
+        return normal(view, legal, memory, rng)
+    sure = sure_snap(memory.remembered(view), [action for action in legal if action["type"] == "snap"])
+    if sure is not None:
+        return sure
+    seat = view["seat"]
+
+    def outcome(state: State, action: dict[str, Any]) -> float:
+        return -round_points(state, seat, action)
+
+    chosen = best_by_deals(
+        choices, lambda: sample_board(view, memory, rng), outcome, budget or DEFAULT_BUDGET
+    )
+    return chosen or normal(view, legal, memory, rng)
+
+
+def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:
+    """The board as it may be: remembered cards where they lie, the others and the deck drawn from the
+    cards not placed."""
+    seen = memory.remembered(view)
+    placed = [card for hand in seen["hands"] for card in hand if card not in (None, EMPTY)]
+    placed += memory.pile + ([view["drawn"]] if view["drawn"] else [])
+    unseen = list((Counter(STANDARD_DECK) - Counter(placed)).elements())
+    rng.shuffle(unseen)
+    hands = []
+    for hand in seen["hands"]:
+        cards = []
+        for card in hand:
+            if card == EMPTY:
+                cards.append(None)
+            elif card is None:
+                cards.append(unseen.pop() if unseen else "2C")
+            else:
+                cards.append(card)
+        hands.append(tuple(cards))
+    template = RULES.new_game(view["players"], 0, {"dealer": view["dealer"], "memory": False})
+    return {
+        **template,
+        "hands": tuple(hands),
+        "pile": tuple(memory.pile),
+        "deck": tuple(unseen[: view["deck"]]),
+        "phase": "play",
+        "peeks": ((0, 1),) * view["players"],
+        "turn": view["turn"],
+        "step": view["step"],
+        "drawn": view["drawn"],
+        "power": None,
+        "window": False,
+        "handover": None,
+        "caller": view["caller"],
+        "sightings": (),
+    }
+
+
+def round_points(state: State, seat: int, action: dict[str, Any]) -> float:
+    """The action, then everyone plays on, knowing their own hand, to the round's end: this seat's
+    points for it."""
+    start = state["round"]
+    state = RULES.apply(state, seat, action)
+    for _ in range(ROLLOUT_ACTIONS):
+        if state["phase"] == "over" or state["round"] != start:
+            break
+        turn = state["turn"]
+        legal = RULES.legal_actions(state, turn)
+        state = RULES.apply(state, turn, knowing_play(state, turn, legal))
+    else:
+        return sum(VALUE[card] for card in state["hands"][seat] if card)
+    return state["history"][-1]["points"][seat]
+
+
+# A play-out that has not ended by then is cut short and scored by the hands as they lie.
+ROLLOUT_ACTIONS = 200
+
+
+def knowing_play(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A quick player who knows its own cards: call when low, keep what lowers its highest card."""
+    hand = state["hands"][seat]
+    kinds = {action["type"]: action for action in legal}
+    values = {slot: VALUE[card] for slot, card in enumerate(hand) if card is not None}
+    highest = max(values, key=values.__getitem__) if values else None
+    if state["step"] == "start":
+        if "cabo" in kinds and sum(values.values()) <= CALL_AT:
+            return kinds["cabo"]
+        top = VALUE[state["pile"][-1]]
+        if highest is not None and top <= LOW and top < values[highest]:
+            return {"type": "take", "slot": highest}
+        return kinds["draw"]
+    if state["step"] == "drawn":
+        if highest is not None and VALUE[state["drawn"]] < values[highest]:
+            return {"type": "keep", "slot": highest}
+        return kinds["discard"]
+    return kinds.get("skip") or kinds.get("give") or legal[0]
 
 
 # The simulator's figure: points per round; it also counts Cabo calls and calls won.
