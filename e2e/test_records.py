@@ -158,8 +158,10 @@ def test_a_password_hash_never_holds_up_a_live_table(tmp_path):
         hashing.join()
         begun, ended = signed_up["took"]
         assert ended - begun > 1.0, "the hash was too quick to tell anything"
-        # The table went on while the password was hashed: every move was pushed within a blink.
-        assert max(delays) < 0.5, delays
+        # The table went on while the password was hashed: every move was pushed within a blink, where a
+        # hash on the event loop would hold a move up as long as the hash itself (and a busy machine
+        # makes both slower: the blink is allowed to grow with the hash).
+        assert max(delays) < max(0.5, (ended - begun) / 4), delays
         assert len(delays) >= 5
         watcher.close()
     finally:
