@@ -142,7 +142,7 @@ def normal_worth(hand: Sequence[str], swap: dict[str, Any], memory: Memory, seat
 # seen taking, and the cards out of the round), each played on with the engine until its next turn (or
 # the round's end) by the others as Easy plays; a move is worth what its hand is then worth.
 
-DEFAULT_BUDGET = 6
+DEFAULT_BUDGET = 4
 # The moves Hard weighs: Normal's best few swaps, and the knock.
 CANDIDATES = 4
 RULES = GAMES["zero_down"]
