@@ -22,6 +22,8 @@ PASSWORD_LENGTH = (8, 200)
 WRONG_ANSWER_DELAY = 1.0
 TRIES = 5
 TRIES_WINDOW = 300.0
+# Past this many keys with failures, those whose failures are all old are dropped.
+KEYS_KEPT = 10_000
 # A hash no one can match: checked against when the account does not exist, so that an unknown
 # name takes as long to refuse as a wrong password (timing tells nothing of which names exist).
 NOBODY = generate_password_hash("no account has this password")
@@ -76,9 +78,13 @@ class Limiter:
         self.lock = threading.Lock()
 
     def recent(self, key: str) -> deque[float]:
-        failures = self.failures.setdefault(key, deque())
+        """The key's failures within the window (a key with none is forgotten: the memory holds only
+        the keys tried lately)."""
+        failures = self.failures.get(key, deque())
         while failures and failures[0] <= self.clock() - self.window:
             failures.popleft()
+        if not failures:
+            self.failures.pop(key, None)
         return failures
 
     def blocked(self, *keys: str) -> float:
@@ -93,8 +99,12 @@ class Limiter:
 
     def failed(self, *keys: str) -> None:
         with self.lock:
+            if len(self.failures) > KEYS_KEPT:
+                for key in list(self.failures):
+                    self.recent(key)
             for key in keys:
-                self.recent(key).append(self.clock())
+                self.failures[key] = self.recent(key)
+                self.failures[key].append(self.clock())
 
     def forget(self, *keys: str) -> None:
         with self.lock:

@@ -775,10 +775,14 @@ class Store:
 
     def join_guest(self, guest: str, account: str) -> None:
         """A guest signing in to an account: the guest's history, seats and hosted rooms become the
-        account's (but a seat at a table where the account already sits stays the guest's)."""
+        account's (but a seat at a table where the account already sits stays the guest's). Never an
+        account's: one account's games never become another's (ValueError)."""
         if guest == account:
             return
         with self.transaction():
+            row = self.db.execute("select username from players where id = ?", [guest]).fetchone()
+            if row is not None and row[0] is not None:
+                raise ValueError("an account does not join another")
             self.db.execute("update plays set player = ? where player = ?", [account, guest])
             self.db.execute(
                 "update seats set uid = ? where uid = ?"

@@ -121,6 +121,23 @@ def test_signing_in_moves_the_browsers_seats_to_the_account(player, registry):
     assert registry.rebuild(code).seats[0].uid == uid_of(ann)
 
 
+def test_a_browser_signed_in_neither_signs_up_nor_signs_in_to_another_account(player, registry):
+    ann = player("Ann")
+    first = play_against_bots(ann, registry)
+    sign_up(ann)
+    bea = player("Bea")
+    sign_up(bea, "bea")
+    refused = sign_in(bea, "ann")
+    assert refused.status_code == 401
+    assert "You are signed in as bea: sign out to sign in to another account." in unescape(refused.text)
+    refused = sign_up(bea, "bee")
+    assert "You are signed in as bea: sign out to make another account." in unescape(refused.text)
+    # Neither account's games moved, even had a request got past the page.
+    with pytest.raises(ValueError):
+        registry.store.join_guest(uid_of(bea), uid_of(ann))
+    assert replay_links(ann.get("/me").text) == [first] and replay_links(bea.get("/me").text) == []
+
+
 def test_signing_out_makes_the_browser_a_new_guest(player, registry):
     ann = player("Ann")
     play_against_bots(ann, registry)

@@ -50,6 +50,13 @@ def refused(template: str, refusal: Refusal, status: int = 400):
     return render_template(template, error=refusal.reason, username=request.form.get("username", "")), status
 
 
+def check_a_guest(then: str) -> None:
+    """Accounts are made and entered from a guest's browser: one signed in signs out first (else one
+    account's games would join another's)."""
+    if identity.signed_in():
+        raise Refusal(f"You are signed in as {identity.signed_in()}: sign out to {then}.")
+
+
 def wait_message(seconds: float) -> str:
     minutes = max(1, round(seconds / 60))
     return f"Too many tries: wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
@@ -61,8 +68,7 @@ def signup():
         return render_template("accounts/signup.html", error=None, username="")
     address = f"address:{request.remote_addr}"
     try:
-        if identity.signed_in():
-            raise Refusal(f"You are signed in as {identity.signed_in()}: sign out to make another account.")
+        check_a_guest("make another account")
         username = check_username(request.form.get("username", ""))
         password = request.form.get("password", "")
         check_new_password(password, request.form.get("again", ""))
@@ -94,6 +100,7 @@ def signin():
     password = request.form.get("password", "")
     keys = (f"account:{username.lower()}", f"address:{request.remote_addr}")
     try:
+        check_a_guest("sign in to another account")
         if not username or not password:
             raise Refusal("Type your username and your password.")
         wait = limits().blocked(*keys)
