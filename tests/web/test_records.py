@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from html import unescape
@@ -13,6 +14,7 @@ from tests.games.stacking import deck_dealing
 from tests.web.conftest import create_room, join, wait_until, words
 from zerogames.games import GAMES
 from zerogames.games.cards import STANDARD_DECK, card_name
+from zerogames.rooms import Refused
 from zerogames.web import accounts as web_accounts
 
 PASSWORD = "correct horse"
@@ -371,3 +373,33 @@ def test_game_over_shows_the_score_chart_and_the_replay(player, registry):
     assert [int(number) for number, _ in rows] == list(range(1, rounds + 1))
     assert re.findall(r">(-?\d+)</td>", rows[-1][1]) == [str(s) for s in room.rules.scores(room.state)]
     assert record.count("<polyline") == 3
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_view(player, registry, game_id):
+    """A player and Easy bots to the end; then the table's end, the replay's first, middle and last
+    steps from a seat and all open, and the player's page, as every game's own templates draw them."""
+    rules = GAMES[game_id]
+    ann = player("Ann")
+    uid = uid_of(ann)
+    room = registry.create(game_id, {}, uid, "Ann")
+    for _ in range(rules.min_players - 1):
+        registry.add_bot(room, uid, "easy")
+    registry.start(room, uid)
+    while room.status == "playing":
+        with room.lock:
+            legal, version = room.rules.legal_actions(room.state, 0, registry.clock()), room.version
+        if legal:
+            # A bot may move first (a snap taken, a stale table): then look again.
+            with contextlib.suppress(Refused):
+                registry.act(room, uid, version, dict(legal[0]))
+        else:
+            wait_until(lambda before=version: room.status != "playing" or room.version != before)
+    game = f"{room.code}-{room.game_no}"
+    assert "Watch replay" in ann.get(f"/r/{room.code}").text
+    last = len(registry.store.all_actions(room.code, room.game_no))
+    for step in (0, last // 2, last):
+        for view in ("0", "1", "open"):
+            page = unescape(ann.get(f"/replay/{game}?step={step}&view={view}").text)
+            assert f"Step {step} of {last}" in page, (step, view)
+    assert replay_links(ann.get("/me").text) == [game]
