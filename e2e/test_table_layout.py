@@ -20,6 +20,7 @@ TABLES = {
     "zero": ("Zero", 7, ["#status .headline", "#seats li", "#trick", "#hand .card"]),
     "zero_down": ("Zero Down", 5, ["#status .headline", "#seats li", "#pool", "#hand .zd-pick"]),
     "trump_card": ("Trump Card", 4, ["#status .headline", ".tseat", ".table-centre", "#hand .card"]),
+    "cabo": ("Cabo", 6, ["#status .headline", ".opponents .cabo-seat", ".middle", ".cabo-seat.mine .slot"]),
 }
 
 OUT_OF_VIEW = """selectors => selectors.flatMap(selector => {
