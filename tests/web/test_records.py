@@ -403,3 +403,29 @@ def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_vie
             page = unescape(ann.get(f"/replay/{game}?step={step}&view={view}").text)
             assert f"Step {step} of {last}" in page, (step, view)
     assert replay_links(ann.get("/me").text) == [game]
+
+
+def test_viewers_asking_for_one_replay_at_once_share_one_rebuild(player, registry, monkeypatch):
+    import threading
+    import time
+
+    from zerogames.web import history
+
+    game = play_against_bots(player("Ann"), registry)
+    record = registry.store.record(*game.split("-")[:1], 1)
+    built = []
+
+    class Counted(history.Replay):
+        def __init__(self, record):
+            built.append(record)
+            time.sleep(0.05)  # a long game's rebuild: long enough for every asker to arrive meanwhile
+            super().__init__(record)
+
+    monkeypatch.setattr(history, "Replay", Counted)
+    replays = history.Replays()
+    asked = [threading.Thread(target=replays.get, args=(record,)) for _ in range(6)]
+    for thread in asked:
+        thread.start()
+    for thread in asked:
+        thread.join()
+    assert len(built) == 1 and replays.kept_one(record.code, 1) is not None

@@ -25,6 +25,9 @@ class Replays:
     def __init__(self) -> None:
         self.kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
         self.lock = threading.Lock()
+        # One lock per replay being rebuilt: at a game's end every viewer's push asks for its chart at
+        # once, and one rebuild serves them all.
+        self.building: dict[tuple[str, int], threading.Lock] = {}
 
     def kept_one(self, code: str, game_no: int) -> Replay | None:
         with self.lock:
@@ -38,12 +41,18 @@ class Replays:
         replay = self.kept_one(*key)
         if replay is not None:
             return replay
-        # Some thousands of engine steps for a long game: off the loop that serves the tables.
-        replay = off_the_loop(Replay, record)
         with self.lock:
-            self.kept[key] = replay
-            if len(self.kept) > self.SIZE:
-                self.kept.popitem(last=False)
+            building = self.building.setdefault(key, threading.Lock())
+        with building:
+            replay = self.kept_one(*key)
+            if replay is None:
+                # Some thousands of engine steps for a long game: off the loop that serves the tables.
+                replay = off_the_loop(Replay, record)
+                with self.lock:
+                    self.kept[key] = replay
+                    self.building.pop(key, None)
+                    if len(self.kept) > self.SIZE:
+                        self.kept.popitem(last=False)
         return replay
 
 
