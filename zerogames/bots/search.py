@@ -16,8 +16,9 @@ from typing import Any
 Action = dict[str, Any]
 State = dict[str, Any]
 
-# A decision stops sampling after this long, whatever its budget: a bot decides within a second.
-TIME_LIMIT = 0.8
+# A decision stops sampling after this long, whatever its budget (checked after every play-out, so that
+# a starved machine still decides within a second).
+TIME_LIMIT = 0.7
 
 
 def best_by_deals(
@@ -35,11 +36,17 @@ def best_by_deals(
         state = deal()
         if state is None:
             continue
+        outcomes = []
+        for action in legal:
+            outcomes.append(outcome(state, action))
+            if time.perf_counter() > stop:
+                # Out of time mid-deal (a starved machine): decide on the whole deals played so far.
+                return best(legal, totals) if dealt else None
+        totals = [total + value for total, value in zip(totals, outcomes, strict=True)]
         dealt += 1
-        for index, action in enumerate(legal):
-            totals[index] += outcome(state, action)
-        if time.perf_counter() > stop:
-            break
-    if not dealt:
-        return None
+    return best(legal, totals) if dealt else None
+
+
+def best(legal: list[Action], totals: list[float]) -> Action:
+    """The action with the best total, the first on a tie."""
     return legal[max(range(len(legal)), key=totals.__getitem__)]
