@@ -309,6 +309,9 @@ class Store:
                 pk="id",
             )
             db["players"].create_index(["handle"], unique=True)
+        if "settings" not in db["players"].columns_dict:
+            # An account's comfort settings (zerogames.web.settings), as a browser's cookie holds them.
+            db["players"].add_column("settings", str)
         if "plays" not in db.table_names():
             # One line of a player's history per game they sat in, once the game has ended.
             db["plays"].create(
@@ -772,6 +775,15 @@ class Store:
                 "update players set username = ?, handle = ?, password = ?, signed_up = ? where id = ?",
                 [username, username.lower(), password_hash, time.time(), player_id],
             )
+
+    def settings_of(self, player_id: str) -> str | None:
+        with self.lock:
+            row = self.db.execute("select settings from players where id = ?", [player_id]).fetchone()
+        return row[0] if row else None
+
+    def keep_settings(self, player_id: str, settings: str) -> None:
+        with self.transaction():
+            self.db.execute("update players set settings = ? where id = ?", [settings, player_id])
 
     def join_guest(self, guest: str, account: str) -> None:
         """A guest signing in to an account: the guest's history, seats and hosted rooms become the

@@ -9,6 +9,7 @@ import pytest
 from zerogames.web.tables import TABLES
 
 from .conftest import create_room
+from .test_records import sign_in, sign_up
 
 
 def root_classes(html: str) -> set[str]:
@@ -80,3 +81,16 @@ def test_how_to_play_tells_the_house_rules(player):
 def test_how_to_play_an_unknown_game_says_so(player):
     missing = player("Ann").get("/rules/chess")
     assert missing.status_code == 404 and "no game by that name" in missing.text
+
+
+def test_an_account_takes_its_settings_to_every_browser_it_signs_in_on(player):
+    ann, laptop, guest = player("Ann"), player("Ann"), player("Bea")
+    sign_up(ann)
+    ann.post("/settings", data={"four_colour": "on", "sounds": "on"})
+    assert root_classes(laptop.get("/").text) == set()
+    laptop.post("/settings", data={"large_text": "on", "sounds": "on"})
+    sign_in(laptop)
+    assert root_classes(laptop.get("/").text) == {"four-colour"}
+    # A guest's settings stay their browser's.
+    guest.post("/settings", data={"reduced_motion": "on", "sounds": "on"})
+    assert root_classes(guest.get("/").text) == {"reduced-motion"}

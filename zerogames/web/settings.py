@@ -1,4 +1,5 @@
-"""A player's comfort settings (four-colour deck, reduced motion, larger text, sounds), kept per browser.
+"""A player's comfort settings (four-colour deck, reduced motion, larger text, sounds), kept per browser
+and per account.
 
 They change how a page looks, never what it says: the page's root element carries one class per
 setting switched on, so the regions every viewer of a table shares are drawn once for all of them.
@@ -11,6 +12,7 @@ from dataclasses import dataclass, fields
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from . import identity
+from .registry import web_registry
 
 bp = Blueprint("settings", __name__)
 
@@ -61,13 +63,16 @@ def parse(text: str) -> Settings:
     return Settings(**values)
 
 
-# The seam for accounts: today settings live in this browser's cookie. A signed-in player's settings
-# belong to their account instead: `current` reads them from it, `keep` writes them there too.
+# Kept per browser in a cookie; a signed-in player's settings are their account's, on every browser
+# they sign in on (until they save some, the browser's own apply).
 def current() -> Settings:
-    return parse(request.cookies.get(COOKIE, ""))
+    saved = web_registry().store.settings_of(identity.current_uid()) if identity.signed_in() else None
+    return parse(saved if saved is not None else request.cookies.get(COOKIE, ""))
 
 
 def keep(settings: Settings, response: Response) -> Response:
+    if identity.signed_in():
+        web_registry().store.keep_settings(identity.current_uid(), settings.cookie())
     response.set_cookie(COOKIE, settings.cookie(), max_age=YEAR, samesite="Lax", httponly=True)
     return response
 

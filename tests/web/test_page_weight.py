@@ -1,0 +1,36 @@
+"""What a phone downloads: the JavaScript of every page stays within 25 KB compressed (htmx and its
+WebSocket extension are some 19 KB of it)."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from pathlib import Path
+
+import pytest
+
+from zerogames.web.tables import TABLES
+
+from .conftest import create_room
+
+ROOT = Path(__file__).resolve().parents[2]
+BUDGET = 25 * 1024
+
+
+def script_bytes(html: str) -> dict[str, int]:
+    """Each script the page loads, by path, and its size gzipped."""
+    paths = re.findall(r'<script src="/(static/[^"?]+)', html)
+    return {path: len(gzip.compress((ROOT / path).read_bytes(), 9)) for path in paths}
+
+
+@pytest.mark.parametrize("game_id", sorted(TABLES))
+def test_a_table_page_sends_at_most_25_kb_of_javascript_compressed(player, game_id):
+    ann = player("Ann")
+    scripts = script_bytes(ann.get(f"/r/{create_room(ann, game_id)}").text)
+    assert "static/js/table.js" in scripts
+    assert sum(scripts.values()) <= BUDGET, scripts
+
+
+def test_the_home_page_sends_at_most_25_kb_of_javascript_compressed(player):
+    scripts = script_bytes(player("Ann").get("/").text)
+    assert sum(scripts.values()) <= BUDGET, scripts
