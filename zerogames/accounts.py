@@ -24,9 +24,6 @@ TRIES = 5
 TRIES_WINDOW = 300.0
 # Past this many keys with failures, those whose failures are all old are dropped.
 KEYS_KEPT = 10_000
-# A hash no one can match: checked against when the account does not exist, so that an unknown
-# name takes as long to refuse as a wrong password (timing tells nothing of which names exist).
-NOBODY = generate_password_hash("no account has this password")
 
 
 class Refusal(Exception):
@@ -59,12 +56,20 @@ class Hasher:
 
     def __init__(self, method: str = "scrypt") -> None:
         self.method = method
+        self.nobody: str | None = None
 
     def hash(self, password: str) -> str:
         return off_the_loop(generate_password_hash, password, self.method)
 
     def check(self, stored: str | None, password: str) -> bool:
-        return off_the_loop(check_password_hash, stored or NOBODY, password)
+        """Whether the password is the stored hash's. With no account (nothing stored), a hash no one
+        can match, made the same way, is checked instead: an unknown name takes as long to refuse as a
+        wrong password, and the time tells nothing of which names exist."""
+        if stored is None:
+            if self.nobody is None:
+                self.nobody = self.hash("no account has this password")
+            stored = self.nobody
+        return off_the_loop(check_password_hash, stored, password)
 
 
 class Limiter:
