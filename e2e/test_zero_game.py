@@ -107,6 +107,11 @@ def test_one_trick_played_with_the_keyboard_only(page, server):
             break
     page.keyboard.press("Enter")
     expect(page.locator("#status .headline")).to_contain_text("Your turn: play", timeout=10_000)
+    # A screen reader hears each move in words and that it is their turn; the tab's title says it too.
+    expect(page.locator("#announcer")).to_have_text(
+        re.compile(r"(bid|played the) .*\. Your turn: play a card$")
+    )
+    expect(page).to_have_title(re.compile(r"^Your turn · "))
     for _ in range(60):
         focused = page.evaluate(
             "!!document.activeElement.closest('form[data-hand]') && !document.activeElement.disabled"
