@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 
-from zerogames.records import Replay
+from zerogames.records import Replay, minutes
 from zerogames.store import parse_game_id
 
 from . import identity, render, tables
@@ -125,6 +125,7 @@ def replay(game: str):
         record=record,
         title=replay.rules.title,
         stylesheet=tables.TABLES[record.game].stylesheet,
+        lasted=minutes(record.ended - record.started),
         game_name=name,
         n=n,
         me=me,
