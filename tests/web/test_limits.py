@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -197,6 +198,42 @@ def test_a_readable_first_message_is_answered_with_the_table(server):
     ws.send(json.dumps({"seq": "0"}))
     assert 'id="room-version"' in ws.recv()
     ws.close()
+
+
+Answer = tuple[tuple[str, int], float]
+
+
+def huge_post(port: int, path: str, size: int, head: bytes, cookie: str = "") -> Answer:
+    """POST `size` bytes (starting with `head`), sent as fast as the server takes them: the first line
+    of its answer and the bytes it had taken when it answered, and the seconds it all took."""
+    began = time.perf_counter()
+    connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+    connection.sendall(
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        f"Content-Length: {size}\r\nCookie: {cookie}\r\n\r\n".encode()
+    )
+    chunk, sent = b"x" * 65536, 0
+    try:
+        connection.sendall(head)
+        sent = len(head)
+        while sent < size:
+            connection.sendall(chunk[: size - sent])
+            sent += min(len(chunk), size - sent)
+    except OSError:
+        pass  # the server answered and closed before the whole body was sent
+    try:
+        answer = connection.recv(200).split(b"\r\n", 1)[0].decode()
+    except ConnectionResetError:
+        answer = "(the connection was reset before the answer was read)"
+    connection.close()
+    return (answer, sent), time.perf_counter() - began
+
+
+def test_a_body_over_the_limit_is_answered_at_once_and_never_read(server):
+    """Refused before it is read, and its connection closed: the worker never reads 50 MB to keep it."""
+    (answer, taken), seconds = huge_post(server.port, "/rooms", 50 * 2**20, b"game=zero_game&name=Ann&pad=")
+    assert answer.startswith("HTTP/1.1 413") and taken < 10 * 2**20 and seconds < 5
+    assert home_page_seconds(server) < 1
 
 
 def test_the_live_channel_of_a_missing_room_is_a_plain_404(server):

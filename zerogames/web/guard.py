@@ -20,8 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import Flask, Response, abort, current_app, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-# The largest form the site posts is a few hundred bytes: 16 KB leaves room for any legal move.
-MAX_BODY = 16 * 1024
+from zerogames.serving import MAX_BODY
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
