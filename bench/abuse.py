@@ -31,6 +31,7 @@ import http.client
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -55,7 +56,7 @@ from zerogames.games import GAMES  # noqa: E402
 from zerogames.rooms import CODE_ALPHABET, RoomRegistry  # noqa: E402
 from zerogames.store import RoomRow, Store  # noqa: E402
 
-SOCKETS, FLOOD_THREADS, WATCHERS = 5000, 50, 1000
+SOCKETS, FLOOD_THREADS, WATCHERS = int(os.environ.get("BENCH_SOCKETS", 5000)), 50, 1000
 ROOM_POSTS, SCAN_TRIES, FUZZ = 1000, 1000, 10_000
 # No drill runs longer than this many seconds.
 DRILL_LIMIT = 120.0
@@ -183,13 +184,57 @@ class HomePageWatch:
         return ms(self.times) + (f", {self.failures} failed" if self.failures else ", none failed")
 
 
+class Holder:
+    """Holds open sockets as a client would: answering the server's pings (websocket-client answers
+    them as it reads), and noticing the ones the server closed."""
+
+    def __init__(self) -> None:
+        self.open: list[websocket.WebSocket] = []
+        self.closed_by_server = 0
+        self.most = 0
+        self.lock = threading.Lock()
+        self.running = True
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def add(self, ws: websocket.WebSocket) -> None:
+        ws.settimeout(0.001)
+        with self.lock:
+            self.open.append(ws)
+            self.most = max(self.most, len(self.open))
+
+    def run(self) -> None:
+        while self.running:
+            with self.lock:
+                sockets = list(self.open)
+            for ws in sockets:
+                try:
+                    ws.recv()
+                except websocket.WebSocketTimeoutException:
+                    continue
+                except (websocket.WebSocketConnectionClosedException, OSError):
+                    with self.lock:
+                        self.open.remove(ws)
+                        self.closed_by_server += 1
+            time.sleep(1)
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join()
+        for ws in self.open:
+            ws.close()
+
+
 def drill_sockets(folder: Path) -> None:
     site = Site(folder)
     try:
-        codes = [site.room(name=f"Host{n}")[0] for n in range(SOCKETS // 40 + 1)]
+        # As many rooms as one address may make at once (ten): the sockets are spread over them.
+        codes = [site.room(name=f"Host{n}")[0] for n in range(10)]
+        quiet = HomePageWatch(site)
+        time.sleep(5)
+        print(f"sockets: the home page before: {quiet.stop()}")
         watch = HomePageWatch(site)
-        held, answers = [], Counter()
-        lock = threading.Lock()
+        holder, answers = Holder(), Counter()
         deadline = time.monotonic() + DRILL_LIMIT
 
         def open_one(n: int) -> None:
@@ -197,26 +242,28 @@ def drill_sockets(folder: Path) -> None:
                 answers["not tried (time)"] += 1
                 return
             try:
-                ws = site.channel(codes[n // 40])
+                holder.add(site.channel(codes[n % len(codes)]))
             except websocket.WebSocketBadStatusException as refused:
                 answers[f"refused {refused.status_code}"] += 1
             except OSError as failed:
                 answers[f"failed {type(failed).__name__}"] += 1
             else:
-                with lock:
-                    held.append(ws)
                 answers["accepted"] += 1
 
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), site.worker_cpu()
         with ThreadPoolExecutor(FLOOD_THREADS) as pool:
             list(pool.map(open_one, range(SOCKETS)))
-        took = time.perf_counter() - began
-        time.sleep(1)
-        print(f"sockets: {SOCKETS} live channels from one address in {took:.1f} s: {dict(answers)}")
+        took, cpu = time.perf_counter() - began, site.worker_cpu() - cpu
+        time.sleep(3)
+        print(f"  {SOCKETS} live channels from one address in {took:.1f} s: {dict(answers)}")
+        print(f"  the server's CPU meanwhile: {cpu:.1f} s ({cpu / SOCKETS * 1000:.1f} ms a handshake)")
+        print(
+            f"  open at once at most {holder.most}; still open at the end {len(holder.open)}, "
+            f"closed by the server {holder.closed_by_server}"
+        )
         print(f"  home page meanwhile: {watch.stop()}")
-        print(f"  worker resident memory with {len(held)} held: {site.worker_rss_mb():.0f} MB")
-        for ws in held:
-            ws.close()
+        print(f"  worker resident memory with {len(holder.open)} held: {site.worker_rss_mb():.0f} MB")
+        holder.close()
     finally:
         site.stop()
 
@@ -322,10 +369,21 @@ def drill_forgery(folder: Path) -> None:
         site.stop()
 
 
+HTMX = {"HX-Request": "true"}
+
+
+def answered(answer: http.client.HTTPResponse) -> str:
+    """An answer's status, and for a refusal the gist of its notice (up to its first colon or digit)."""
+    if answer.status != 200:
+        return str(answer.status)
+    notice = answer.text.split('<p class="notice">', 1)[-1].split("<", 1)[0]
+    return f"200 {re.split(r'[:0-9]', notice, maxsplit=1)[0].strip()}"
+
+
 def drill_malformed(folder: Path) -> None:
     site = Site(folder)
     try:
-        answers, deadline = Counter(), time.monotonic() + DRILL_LIMIT
+        answers, deadline = Counter(), time.monotonic() + 2 * DRILL_LIMIT
         rng = random.Random(2)
         tables = []
         for game in ("zero_game", "cabo", "zero_down", "zero", "trump_card"):
@@ -340,11 +398,13 @@ def drill_malformed(folder: Path) -> None:
             move = fuzzed_move(rng, GAMES[game], [])
             move[rng.choice(["junk", "pad", "card"])] = "x" * rng.choice([1, 100, 400])
             posted = json.dumps(move) if rng.random() < 0.9 else rng.choice(["[" * 300, "{", '"x"', "1e400"])
-            answers[site.post(f"/r/{code}/act", {"action": posted, "version": "0"}, host).status] += 1
+            answer = site.post(f"/r/{code}/act", {"action": posted, "version": "0"}, host, **HTMX)
+            answers[answered(answer)] += 1
             sent += 1
-        cabo = next(table for table in tables if table[0] == "cabo")
+        _, cabo, host = next(table for table in tables if table[0] == "cabo")
         for action in ('{"type": ["memory"], "on": false}', '{"type": {"memory": 1}}'):
-            answers[site.post(f"/r/{cabo[1]}/act", {"action": action, "version": "0"}, cabo[2]).status] += 1
+            answer = site.post(f"/r/{cabo}/act", {"action": action, "version": "0"}, host, **HTMX)
+            answers[answered(answer)] += 1
         closes = Counter()
         for hello in ('{"seq":1e400}', "[" * 60 + "]" * 60, "[" * 3000, '{"seq":[1]}'):
             ws = site.channel(tables[0][1])
@@ -359,7 +419,9 @@ def drill_malformed(folder: Path) -> None:
         for game, code, _ in tables:
             for _, action, _, _ in store.all_actions(code, 1):
                 foreign += bool(set(action) - {"type", *GAMES[game].action_fields.get(action["type"], ())})
-        print(f"malformed: {sent + 2} malformed or padded moves: answers {dict(answers)}")
+        print(f"malformed: {sent + 2} malformed or padded moves, answered:")
+        for answer, count in answers.most_common():
+            print(f"  {count:6}  {answer}")
         print(f"  socket hellos closed: {dict(closes)}")
         print(f"  stored moves holding a field their game does not declare: {foreign}")
     finally:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from flask import Flask, abort, current_app, make_response, render_template, request
 
-from . import identity
+from . import guard, identity
 
 # Open live channels (one per open table page) for one address, one identity, and watchers of one
 # room without a seat there (its players' own channels count only against them).
@@ -156,10 +156,13 @@ def client_keys() -> tuple[str, str]:
 def too_many(message: str, wait: float) -> None:
     """Refuse with 429, saying what ran out and (also in Retry-After) when to try again."""
     seconds = max(1, math.ceil(wait))
-    response = make_response(
-        render_template("refused.html", title="Slow down", message=f"{message} Try again in {seconds} s."),
-        429,
-    )
+    said = f"{message} Try again in {seconds} s."
+    # A refused live channel's handshake is read by no person (a browser shows no page for it), and
+    # a flood of them should cost the server as little as can be: plain words.
+    if guard.is_live_handshake():
+        response = make_response(said, 429, {"Content-Type": "text/plain; charset=utf-8"})
+    else:
+        response = make_response(render_template("refused.html", title="Slow down", message=said), 429)
     response.headers["Retry-After"] = str(seconds)
     abort(response)
 
