@@ -44,12 +44,18 @@ def uid_of(client) -> str:
         return session["uid"]
 
 
-def play_against_bots(client, registry, game="zero_game", bots=2) -> str:
-    """A game with bots, this client's moves the first legal ones, to its end: the game's id."""
+def started_with_bots(client, game="zero_game", bots=2) -> str:
+    """A game this client started against Easy bots (it waits for the client's moves): its room."""
     code = create_room(client, game)
     for _ in range(bots):
         client.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
     client.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    return code
+
+
+def play_against_bots(client, registry, game="zero_game", bots=2) -> str:
+    """A game with bots, this client's moves the first legal ones, to its end: the game's id."""
+    code = started_with_bots(client, game, bots)
     room = registry.get(code)
     while room.status != "over":
         with room.lock:
@@ -253,12 +259,8 @@ def test_the_history_is_paged_newest_first(player, registry, monkeypatch):
 
 def test_an_abandoned_game_is_in_the_history_without_a_replay(player, registry):
     ann = player("Ann")
-    code = create_room(ann)
-    for _ in range(2):
-        ann.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
+    code = started_with_bots(ann)
     room = registry.get(code)
-    registry.set_options(room, uid_of(ann), {"decks": [STANDARD_DECK]})
-    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
     assert ann.get(f"/replay/{code}-1").status_code == 403
     registry.abandon(room)
     assert room.status == "over"
@@ -345,12 +347,7 @@ def test_a_replay_shows_each_seat_exactly_its_view_at_each_step_and_all_open_eve
 
 def test_a_replay_of_a_game_in_progress_is_refused(player, registry):
     ann = player("Ann")
-    code = create_room(ann)
-    for _ in range(2):
-        ann.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
-    room = registry.get(code)
-    registry.set_options(room, uid_of(ann), {"decks": [STANDARD_DECK]})
-    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    code = started_with_bots(ann)
     for who in (ann, player("Bea")):
         response = who.get(f"/replay/{code}-1?view=0")
         assert response.status_code == 403
