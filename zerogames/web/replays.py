@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 
+from zerogames.offload import off_the_loop
 from zerogames.records import Replay, minutes
 from zerogames.store import parse_game_id
 
@@ -77,9 +78,15 @@ def draw_table(replay: Replay, n: int, me: int | None, view: dict[str, Any]) -> 
 def step_words(replay: Replay, me: int | None) -> list[str]:
     """Every step in words, as the table said it to `me` (the spectator's words with all cards open)."""
     key = f"words {me}"
-    if key in replay.memo:
-        return replay.memo[key]
-    describe = current_app.jinja_env.get_template(f"games/{replay.record.game}/_words.html").module.describe
+    if key not in replay.memo:
+        templates = tables.TABLES[replay.record.game].templates
+        describe = current_app.jinja_env.get_template(f"{templates}/_words.html").module.describe
+        # A view and its words for every step: a long game's thousand, off the loop.
+        replay.memo[key] = off_the_loop(say_every_step, replay, me, describe)
+    return replay.memo[key]
+
+
+def say_every_step(replay: Replay, me: int | None, describe: Any) -> list[str]:
     names = [seat["name"] for seat in replay.record.seats]
     words = ["The cards are dealt."]
     for step in replay.steps[1:]:
@@ -87,7 +94,6 @@ def step_words(replay: Replay, me: int | None) -> list[str]:
         # What the game's words ask for beyond the last move and the names (Zero: the reveal), from the view.
         more = [view.get(argument) for argument in describe.arguments[2:]]
         words.append(str(describe(view["last"], names, *more)).strip() if view["last"] else "")
-    replay.memo[key] = words
     return words
 
 
