@@ -205,16 +205,50 @@ def deal_unseen(view: dict[str, Any], memory: Memory, rng: random.Random) -> lis
 
 
 def play_out(state: State, me: int, rng: random.Random) -> State:
-    """Every seat bids and plays to the round's end as Easy would, the others now and then at random."""
+    """Every seat bids and plays to the round's end as Easy would, the others now and then at random,
+    and this seat sure of what it can win: in a sampled deal every hand is known."""
     while state["phase"] != "over":
         seat = state["turn"]
         legal = RULES.legal_actions(state, seat)
         if seat != me and rng.random() < WILD:
             action = legal[int(rng.random() * len(legal))]
+        elif seat == me and state["phase"] == "play":
+            action = clear_sighted(state, seat, legal) or choose(bare_view(state, seat), legal, "easy", rng)
         else:
             action = choose(bare_view(state, seat), legal, "easy", rng)
         state = RULES.apply(state, seat, action)
     return state
+
+
+def clear_sighted(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """In a deal where every hand is known: while a trick is wanted, the cheapest card that wins it
+    whatever the later players hold; else the highest card that loses it now. None when there is none."""
+    trump = state["stock"][0][1] if state["stock"] else None
+    played = [card for _, card in state["trick"]]
+    later = [(seat + k) % state["players"] for k in range(1, state["players"] - len(played))]
+    by_strength = sorted(
+        legal, key=lambda action: (action["card"][1] == trump, RANK_ORDER[action["card"][0]])
+    )
+    winning = [
+        action for action in by_strength if trick_winner([*played, action["card"]], trump) == len(played)
+    ]
+    if state["bids"][seat] > state["tricks"][seat]:
+        return next(
+            (action for action in winning if not beaten([*played, action["card"]], later, state)), None
+        )
+    losing = [action for action in by_strength if action not in winning]
+    return losing[-1] if losing else None
+
+
+def beaten(cards: list[str], later: list[int], state: State) -> bool:
+    """Whether one of the later players holds a card that would take the trick from the last card."""
+    trump = state["stock"][0][1] if state["stock"] else None
+    for other in later:
+        hand = state["hands"][other]
+        for reply in [card for card in hand if card[1] == cards[0][1]] or hand:
+            if trick_winner([*cards, reply], trump) == len(cards):
+                return True
+    return False
 
 
 def bare_view(state: State, seat: int) -> dict[str, Any]:
