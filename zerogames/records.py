@@ -59,13 +59,11 @@ def game_end(rules: Game, state: dict[str, Any], seats: list[Seated], outcome: s
 
 @dataclass(frozen=True)
 class Step:
-    """The table after `n` actions: who made the last one, when, and in which round the table is."""
+    """The table after `n` actions, when, and in which round the table is."""
 
     n: int
     state: dict[str, Any]
     now: float  # the moment of its action (the game's start for step 0): views are drawn as of it
-    seat: int | None
-    by: str | None
     round: int
 
 
@@ -77,10 +75,10 @@ class Replay:
         self.rules = rules = GAMES[record.game]
         state = rules.new_game(record.players, record.seed, record.options)
         now = record.started
-        self.steps = [Step(0, state, now, None, None, self.round_of(state, now))]
-        for n, (seat, action, now, by) in enumerate(record.actions, start=1):
+        self.steps = [Step(0, state, now, self.round_of(state, now))]
+        for n, (seat, action, now, _by) in enumerate(record.actions, start=1):
             state = rules.apply(state, seat, action, now)
-            self.steps.append(Step(n, state, now, seat, by, self.round_of(state, now)))
+            self.steps.append(Step(n, state, now, self.round_of(state, now)))
         # What the site works out once from the replay and keeps with it (its steps in words, ...).
         self.memo: dict[str, Any] = {}
 
