@@ -11,14 +11,24 @@ GAME_OVER = re.compile("Game over")
 
 
 def create_room(
-    page: Page, url: str, name: str, game: str = "Zero Game", settings: dict[str, str] | None = None
+    page: Page,
+    url: str,
+    name: str,
+    game: str = "Zero Game",
+    settings: dict[str, str] | None = None,
+    clock: str = "0",
 ) -> str:
-    """Create a table; `settings` picks room options by their labels ({"Zero: Rounds": "Five"})."""
+    """Create a table; `settings` picks room options by their labels ({"Zero: Rounds": "Five"}).
+
+    The turn clock is off unless a test asks for one (seconds, in development mode): a slow moment of a
+    test's own (an accessibility check on a busy machine) must not cost its player a move.
+    """
     page.goto(url + "/")
     page.get_by_label("Your name").fill(name)
     page.get_by_role("group", name="Game").get_by_text(game, exact=True).click()
     for label, choice in (settings or {}).items():
         page.get_by_label(label).select_option(label=choice)
+    page.get_by_label(re.compile("^Turn clock")).fill(clock)
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/r/[A-Z]{4}"))
     expect(page.locator("#live-status")).to_have_text("Live")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -12,12 +13,7 @@ from e2e.table import create_room, join_room, play_until_over
 
 def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server, artifacts):
     ann, bea, cal, wes = (browser.new_context().new_page() for _ in range(4))
-    ann.goto(server.url + "/")
-    ann.get_by_label("Your name").fill("Ann")
-    ann.get_by_label(re.compile("^Turn clock")).fill("3")  # development mode takes any second
-    ann.get_by_role("button", name="Create table").click()
-    ann.wait_for_url(re.compile(r"/r/[A-Z]{4}"))
-    code = ann.url.rsplit("/", 1)[-1]
+    code = create_room(ann, server.url, "Ann", clock="3")  # development mode takes any second
     join_room(bea, server.url, code, "Bea")
     join_room(cal, server.url, code, "Cal")
     expect(ann.locator("#lobby")).to_contain_text("Turn clock: 3 seconds a move")
@@ -30,7 +26,9 @@ def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server,
     check_access(wes, "a table with its turn clock")
 
     # Cal never acts: after two timeouts in a row Cal is away, and the game still finishes.
+    deadline = time.monotonic() + 60
     while "You are away" not in cal.locator("#clock").inner_text():
+        assert time.monotonic() < deadline, "Cal was never marked away"
         play_until_over([ann, bea], limit=30, moves=1)
     expect(wes.locator("#clock")).to_contain_text("Cal is away")
     expect(wes.locator("#seats")).to_contain_text(re.compile(r"Cal\s*away"))
