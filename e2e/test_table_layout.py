@@ -59,3 +59,18 @@ def test_the_table_fits_a_phone_screen_for_the_most_players(browser, server, art
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=artifacts / f"{game_id}-{players}-players-{look}-{width}x{height}.png")
     page.context.close()
+
+
+def test_zero_guessing_at_seven_fits_a_phone_screen(browser, server):
+    """Guessing among seven: every total to pick from, the guesses so far and your hand in view."""
+    page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    create_room(page, server.url, "Ann", game="Zero")
+    add_bots(page, 6)
+    page.get_by_role("button", name="Start the game").click()
+    page.locator("#hand button.card").first.click()
+    expect(page.locator("#status .headline")).to_contain_text("Your turn: guess")
+    for width, height in PHONES:
+        page.set_viewport_size({"width": width, "height": height})
+        assert out_of_view(page, [".guess-order li", ".guess-grid", "#trick", "#hand .card"]) == []
+        assert page.get_by_role("button", name="Guess 0").is_visible()
+    page.context.close()

@@ -1,5 +1,6 @@
 // Zero's safe sets: the picked cards' running sum, and "Lay down" lit only at exactly 0 or 10.
-// The server checks the set again; this only saves a player a refused click.
+// The server checks the set again; this only saves a player a refused click. And on a phone, the
+// totals to guess from (which scroll sideways there) open at the middle, around 0.
 (function () {
   "use strict";
 
@@ -28,5 +29,16 @@
   // A browser may restore ticked boxes on reload: show their sum.
   document.addEventListener("DOMContentLoaded", function () {
     Array.prototype.forEach.call(document.querySelectorAll("form[data-safe]"), update);
+    centreTotals();
   });
+
+  function centreTotals() {
+    var grid = document.querySelector(".guess-grid");
+    if (grid && !grid.dataset.centred) {
+      grid.scrollLeft = (grid.scrollWidth - grid.clientWidth) / 2;
+      grid.dataset.centred = "1";
+    }
+  }
+  document.addEventListener("htmx:wsAfterMessage", centreTotals);
+  document.addEventListener("htmx:afterSwap", centreTotals);
 })();
