@@ -82,22 +82,3 @@ def test_zero_down_cabo_and_zero_statistics():
         [("zero", True, 9, 60.0, {"safe_cards": 9}), ("zero", False, 4, 60.0, {"safe_cards": 4})]
     )
     assert zero == {"Safe cards": "13 (6.5 a game)"}
-
-
-def test_the_limiter_forgets_a_key_once_its_failures_are_old(monkeypatch):
-    from zerogames import accounts
-    from zerogames.accounts import Limiter
-
-    now = [0.0]
-    limits = Limiter(tries=2, window=60.0, clock=lambda: now[0])
-    limits.failed("account:ann", "address:1")
-    limits.failed("account:ann", "address:2")
-    assert limits.blocked("account:ann") == 60.0 and not limits.blocked("address:1")
-    now[0] = 30.0
-    assert limits.blocked("address:3", "account:ann") == 30.0
-    now[0] = 61.0
-    assert not limits.blocked("account:ann") and "account:ann" not in limits.failures
-    # Past the keys it keeps, a new failure sweeps out every key whose failures are all old.
-    monkeypatch.setattr(accounts, "KEYS_KEPT", 1)
-    limits.failed("address:9")
-    assert set(limits.failures) == {"address:9"}

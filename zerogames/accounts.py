@@ -7,10 +7,6 @@ serves the tables (zerogames.offload).
 from __future__ import annotations
 
 import re
-import threading
-import time
-from collections import deque
-from collections.abc import Callable
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -18,12 +14,12 @@ from zerogames.offload import off_the_loop
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 PASSWORD_LENGTH = (8, 200)
-# Wrong passwords: each answer waits this long, and after this many in the window, no more tries.
+# Seconds a wrong password waits for its answer: guessing costs the guesser time.
 WRONG_ANSWER_DELAY = 1.0
-TRIES = 5
-TRIES_WINDOW = 300.0
-# Past this many keys with failures, those whose failures are all old are dropped.
-KEYS_KEPT = 10_000
+# Wrong passwords per account and per address: five at once, then one a minute.
+WRONG_AT_ONCE, WRONG_EVERY = 5, 60.0
+# Sign-ups per address (each costs a hash): ten at once, then one every six minutes.
+SIGN_UPS_AT_ONCE, SIGN_UP_EVERY = 10, 360.0
 
 
 class Refusal(Exception):
@@ -70,48 +66,3 @@ class Hasher:
                 self.nobody = self.hash("no account has this password")
             stored = self.nobody
         return off_the_loop(check_password_hash, stored, password)
-
-
-class Limiter:
-    """Failed tries per key (an account, an address) in a sliding window, in this process's memory."""
-
-    def __init__(
-        self, tries: int = TRIES, window: float = TRIES_WINDOW, clock: Callable[[], float] = time.time
-    ) -> None:
-        self.tries, self.window, self.clock = tries, window, clock
-        self.failures: dict[str, deque[float]] = {}
-        self.lock = threading.Lock()
-
-    def recent(self, key: str) -> deque[float]:
-        """The key's failures within the window (a key with none is forgotten: the memory holds only
-        the keys tried lately)."""
-        failures = self.failures.get(key, deque())
-        while failures and failures[0] <= self.clock() - self.window:
-            failures.popleft()
-        if not failures:
-            self.failures.pop(key, None)
-        return failures
-
-    def blocked(self, *keys: str) -> float:
-        """Seconds until every key may try again (0: they may now)."""
-        with self.lock:
-            waits = [
-                failures[0] + self.window - self.clock()
-                for failures in map(self.recent, keys)
-                if len(failures) >= self.tries
-            ]
-        return max(waits, default=0.0)
-
-    def failed(self, *keys: str) -> None:
-        with self.lock:
-            if len(self.failures) > KEYS_KEPT:
-                for key in list(self.failures):
-                    self.recent(key)
-            for key in keys:
-                self.failures[key] = self.recent(key)
-                self.failures[key].append(self.clock())
-
-    def forget(self, *keys: str) -> None:
-        with self.lock:
-            for key in keys:
-                self.failures.pop(key, None)

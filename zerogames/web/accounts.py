@@ -8,9 +8,12 @@ import time
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 
 from zerogames.accounts import (
+    SIGN_UP_EVERY,
+    SIGN_UPS_AT_ONCE,
     WRONG_ANSWER_DELAY,
+    WRONG_AT_ONCE,
+    WRONG_EVERY,
     Hasher,
-    Limiter,
     Refusal,
     check_new_password,
     check_username,
@@ -18,6 +21,7 @@ from zerogames.accounts import (
 from zerogames.store import UsernameTaken
 
 from . import identity
+from .limits import Buckets, client_key
 from .registry import web_registry
 
 bp = Blueprint("accounts", __name__)
@@ -27,20 +31,24 @@ def hasher() -> Hasher:
     return current_app.extensions["zerogames.hasher"]
 
 
-def limits() -> Limiter:
+def wrong_passwords() -> Buckets:
     """Wrong passwords, per account and per address."""
-    return current_app.extensions["zerogames.sign-in-limits"]
+    return current_app.extensions["zerogames.wrong-passwords"]
 
 
-def sign_ups() -> Limiter:
+def sign_ups() -> Buckets:
     """Sign-ups per address: each costs a hash."""
-    return current_app.extensions["zerogames.sign-up-limits"]
+    return current_app.extensions["zerogames.sign-ups"]
+
+
+def address() -> str:
+    return f"address {client_key(request.remote_addr)}"
 
 
 def init_app(app) -> None:
     app.extensions["zerogames.hasher"] = Hasher(app.config["PASSWORD_METHOD"])
-    app.extensions["zerogames.sign-in-limits"] = Limiter()
-    app.extensions["zerogames.sign-up-limits"] = Limiter(tries=10, window=3600.0)
+    app.extensions["zerogames.wrong-passwords"] = Buckets(WRONG_AT_ONCE, WRONG_EVERY)
+    app.extensions["zerogames.sign-ups"] = Buckets(SIGN_UPS_AT_ONCE, SIGN_UP_EVERY)
     app.register_blueprint(bp)
     app.context_processor(lambda: {"account": identity.signed_in()})
 
@@ -66,7 +74,6 @@ def wait_message(seconds: float) -> str:
 def signup():
     if request.method == "GET":
         return render_template("accounts/signup.html", error=None, username="")
-    address = f"address:{request.remote_addr}"
     try:
         check_a_guest("make another account")
         username = check_username(request.form.get("username", ""))
@@ -74,10 +81,9 @@ def signup():
         check_new_password(password, request.form.get("again", ""))
         if current_app.extensions["zerogames"].store.account(username) is not None:
             raise Refusal(f"The username {username} is taken: pick another.")
-        wait = sign_ups().blocked(address)
+        wait = sign_ups().take(address())
         if wait:
             raise Refusal(wait_message(wait))
-        sign_ups().failed(address)  # every sign-up counts towards the address's limit
         hashed = hasher().hash(password)
         uid = identity.current_uid()
         name = identity.current_name() or username
@@ -98,23 +104,22 @@ def signin():
         return render_template("accounts/signin.html", error=None, username="")
     username = request.form.get("username", "").strip()
     password = request.form.get("password", "")
-    keys = (f"account:{username.lower()}", f"address:{request.remote_addr}")
+    keys = (f"account {username.lower()}", address())
     try:
         check_a_guest("sign in to another account")
         if not username or not password:
             raise Refusal("Type your username and your password.")
-        wait = limits().blocked(*keys)
+        wait = wrong_passwords().wait(*keys)
         if wait:
             raise Refusal(wait_message(wait))
         account = web_registry().store.account(username)
         if not hasher().check(account.password if account else None, password):
-            limits().failed(*keys)
+            wrong_passwords().take(*keys)
             # Answered slowly: guessing costs a guesser time, and nothing of the server's.
             time.sleep(WRONG_ANSWER_DELAY)
             raise Refusal("That username and password do not match an account.")
     except Refusal as refusal:
         return refused("accounts/signin.html", refusal, 401)
-    limits().forget(keys[0])
     guest = identity.current_uid()
     if guest != account.id:
         # This browser's seats first (rooms held in this process), then its history and the rest.
