@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.access import EVERY_SETTING
+from e2e.access import EVERY_SETTING, sideways
 from e2e.table import add_bots, create_room
 
 PHONES = ((390, 844), (360, 740))
@@ -58,6 +58,7 @@ def test_the_table_fits_a_phone_screen_for_the_most_players(browser, server, art
             page.set_viewport_size({"width": width, "height": height})
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=artifacts / f"{game_id}-{players}-players-{look}-{width}x{height}.png")
+            assert not sideways(page), f"{look}, {width}x{height}"
     page.context.close()
 
 
