@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import urllib.parse
 
 import pytest
 
@@ -277,3 +279,26 @@ def test_a_player_cannot_take_a_bots_name(player, registry):
     code = create_room(bea)
     answer = player("Cy").post(f"/r/{code}/join", data={"name": "Eve \uff08BOT\uff09"}, headers=HX)
     assert "kept for the bots" in answer.text and len(registry.get(code).seats) == 1
+
+
+JUNK = ["", "0", "-1", "9" * 30, "x" * 300, "\u202e", "\x00", "[[[", '{"type": 1}', "1e400", "ZZZZ"]
+
+
+def test_every_route_answers_junk_without_a_server_error(app, player):
+    """Every route of the site, any method, junk in its path, query and form: an answer, never a 500."""
+    ann = player("Ann")
+    code = create_room(ann)
+    rng = random.Random("routes")
+    for rule in app.url_map.iter_rules():
+        ann = player("Ann")  # a client of its own for each route: none runs out of lookups
+        for _ in range(6):
+            path = rule.rule
+            for name in rule.arguments:
+                value = urllib.parse.quote(rng.choice([*JUNK, code]), safe="")
+                path = re.sub(rf"<int:{name}>", "1", path)
+                path = re.sub(rf"<(\w+:)?{name}>", value, path)
+            query = urllib.parse.urlencode({rng.choice(["code", "page", "step", "seat"]): rng.choice(JUNK)})
+            form = {rng.choice(["name", "game", "action", "version", "seat", "level"]): rng.choice(JUNK)}
+            method = rng.choice(["GET", "POST", "PUT", "DELETE", "HEAD"])
+            answer = ann.open(f"{path}?{query}", method=method, data=form)
+            assert answer.status_code < 500, (method, path, query, form)
