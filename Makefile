@@ -3,14 +3,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test lint bench chromium
+.PHONY: run test lint bench chromium servers
 
 # Served as zerogames/serving.py says: one gevent worker (see README for several behind a proxy).
 run: $(VENV)/.installed
 	$(BIN)/gunicorn -c python:zerogames.serving --bind 127.0.0.1:$(PORT) 'app:create_app()'
 
 # Two workers, one per core; a test file stays on one worker (each browser test has its own server).
-test: $(VENV)/.dev-installed chromium
+test: $(VENV)/.dev-installed chromium servers
 	$(BIN)/ruff check .
 	$(BIN)/pytest -n 2 --dist loadfile
 
@@ -37,3 +37,12 @@ chromium: $(VENV)/.dev-installed
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else $(BIN)/python -m playwright install chromium; fi
+
+# PostgreSQL and nginx for the tests of several processes (each test starts its own, on free ports):
+# Debian's packages where they can be installed, else those tests skip.
+servers:
+	@if { command -v initdb || ls /usr/lib/postgresql/*/bin/initdb; } >/dev/null 2>&1 \
+		&& { command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql nginx; \
+	fi

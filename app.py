@@ -30,6 +30,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY") or instance_secret(app.instance_path),
         DATABASE=os.environ.get("ZEROGAMES_DB") or os.path.join(app.instance_path, "zerogames.db"),
+        # PostgreSQL, shared by processes on several machines, as "postgresql://user@host/db"; unset,
+        # the SQLite file DATABASE.
+        DATABASE_URL=os.environ.get("ZEROGAMES_DATABASE_URL", ""),
         # Development mode: `?seat=N` tab identities, for local play and tests.
         DEV=os.environ.get("ZEROGAMES_DEV", "") == "1",
         BOT_DELAY=float(os.environ.get("ZEROGAMES_BOT_DELAY", "0.8")),

@@ -83,7 +83,8 @@ def collect_by_the_clock() -> None:
 def checkpoint_in_a_thread(store: Store) -> None:
     """Copy the database's write-ahead log back from a thread of the gevent hub's own (see
     Store.checkpoint_apart): SQLite lets go of Python while it works, so the tables go on meanwhile."""
-    store.checkpoint_apart()
+    if not store.checkpoint_apart():
+        return
     pool = gevent.get_hub().threadpool
 
     def checkpoint() -> None:

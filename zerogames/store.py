@@ -153,6 +153,15 @@ class GameLog:
 
 
 class Store:
+    """The site's store, on SQLite; zerogames.postgres.PostgresStore is the same on PostgreSQL.
+
+    Its SQL is written once for both: `?` placeholders, `on conflict` upserts, no SQLite-only words.
+    """
+
+    # A write transaction takes SQLite's write lock at once: no two writers, so no read-then-write
+    # within one (the next rating's number, say) is ever stale.
+    BEGIN = "begin immediate"
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
@@ -169,17 +178,24 @@ class Store:
         self.checkpointer: sqlite3.Connection | None = None
         self.create_tables()
 
-    def checkpoint_apart(self) -> None:
+    def checkpoint_apart(self) -> bool:
         """Commits stop copying the log into the database file; `checkpoint` does it, elsewhere.
 
         By default the commit that fills the write-ahead log past a thousand pages also copies it back
         and waits for the disk (some 15 ms here, every couple of seconds under load), and in the gevent
         worker every table of the process waits with it. The worker calls `checkpoint` from a thread
-        of its own instead (zerogames/serving.py).
+        of its own instead (zerogames/serving.py). True: checkpoints are now the caller's to make.
         """
         with self.lock:
             self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        return True
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.conn.close()
+        if self.checkpointer is not None:
+            self.checkpointer.close()
 
     def checkpoint(self) -> None:
         """Copy what the log holds into the database file, without waiting for readers or writers."""
@@ -370,7 +386,7 @@ class Store:
     def transaction(self) -> Iterator[None]:
         """All or nothing. (sqlite-utils' own writes commit as they go, so writes here are plain SQL.)"""
         with self.lock:
-            self.db.execute("begin immediate")
+            self.db.execute(self.BEGIN)
             try:
                 yield
             except BaseException:
@@ -396,7 +412,7 @@ class Store:
             self.write_room(room)
             self.db.execute(
                 "insert into seat_moves (code, seat, moves) values (?, ?, 1)"
-                " on conflict(code, seat) do update set moves = moves + 1",
+                " on conflict(code, seat) do update set moves = seat_moves.moves + 1",
                 [room.code, seat],
             )
 
@@ -474,8 +490,10 @@ class Store:
         """
         with self.transaction():
             self.db.execute(
-                "insert or replace into games (code, game_no, game, players, seed, options, seats, started)"
-                " values (?,?,?,?,?,?,?,?)",
+                "insert into games (code, game_no, game, players, seed, options, seats, started)"
+                " values (?,?,?,?,?,?,?,?) on conflict (code, game_no) do update set game = excluded.game,"
+                " players = excluded.players, seed = excluded.seed, options = excluded.options,"
+                " seats = excluded.seats, started = excluded.started",
                 [
                     room.code,
                     room.game_no,
@@ -488,7 +506,8 @@ class Store:
                 ],
             )
             self.db.execute(
-                "insert or replace into snapshots (code, game_no, n, state) values (?,?,?,?)",
+                "insert into snapshots (code, game_no, n, state) values (?,?,?,?)"
+                " on conflict (code, game_no, n) do update set state = excluded.state",
                 [room.code, room.game_no, 0, json.dumps(state)],
             )
             for seat in room.seats:
@@ -519,13 +538,14 @@ class Store:
         """Action n of the game, durable when this returns; a snapshot and the game's end ride along."""
         with self.transaction():
             self.db.execute(
-                "insert into actions (code, game_no, n, seat, action, now, by, version)"
+                "insert into actions (code, game_no, n, seat, action, now, \"by\", version)"
                 " values (?,?,?,?,?,?,?,?)",
                 [code, game_no, n, seat, json.dumps(action), now, by, version],
             )
             if snapshot is not None:
                 self.db.execute(
-                    "insert or replace into snapshots (code, game_no, n, state) values (?,?,?,?)",
+                    "insert into snapshots (code, game_no, n, state) values (?,?,?,?)"
+                " on conflict (code, game_no, n) do update set state = excluded.state",
                     [code, game_no, n, json.dumps(snapshot)],
                 )
             if end is not None:
@@ -606,7 +626,8 @@ class Store:
             return [
                 (row[0], json.loads(row[1]), row[2], row[3])
                 for row in self.db.execute(
-                    "select seat, action, now, by from actions where code = ? and game_no = ? order by n",
+                    "select seat, action, now, \"by\" from actions"
+                    " where code = ? and game_no = ? order by n",
                     [code, game_no],
                 )
             ]
@@ -616,6 +637,7 @@ class Store:
     def rate_game(self, game: str, code: str, game_no: int, lines: list[Line], ended: float) -> None:
         """A rated game's lines and its players' new ratings (within the caller's transaction, the one
         that records the game's end)."""
+        self.serialize_ratings()
         before = self.ratings_unlocked(game, [line.player for line in lines])
         after = ratings.rate(before, lines)
         (last,) = self.db.execute(
@@ -631,6 +653,10 @@ class Store:
                 + [rating.mu, rating.sigma, ended],
             )
             self.save_rating(game, line.player, rating)
+
+    def serialize_ratings(self) -> None:
+        """Within a transaction: no other one rates meanwhile (SQLite's write transactions never run
+        side by side; PostgreSQL's do, and take a lock here)."""
 
     def save_rating(self, game: str, player: str, rating: Rating) -> None:
         self.db.execute(
@@ -691,7 +717,7 @@ class Store:
         with self.lock:
             (count,) = self.db.execute(
                 "select count(*) from (select 1 from ratings where game = ? and sigma <= ?"
-                " order by ordinal desc limit ?)",
+                " order by ordinal desc limit ?) as listed",
                 [game, ratings.PROVISIONAL_SIGMA, most],
             ).fetchone()
         return count
@@ -715,6 +741,7 @@ class Store:
         """Every rating again from the rated games' lines, in the order they were rated, in one
         transaction: (rated games, ratings, ratings whose numbers changed)."""
         with self.transaction():
+            self.serialize_ratings()
             rows = self.db.execute(
                 "select game, n, seat, player, side, place from rating_history order by game, n, seat"
             ).fetchall()
@@ -872,6 +899,16 @@ class Store:
                 "select started from games where code = ? and game_no = ?", [code, game_no]
             ).fetchone()
             moves = self.db.execute(
-                "select seat, now, by from actions where code = ? and game_no = ? order by n", [code, game_no]
+                "select seat, now, \"by\" from actions where code = ? and game_no = ? order by n",
+                [code, game_no],
             ).fetchall()
         return (started[0] if started else 0.0), [tuple(move) for move in moves]
+
+
+def open_store(database_url: str, path: str | os.PathLike[str]) -> Store:
+    """PostgreSQL at `database_url` when one is given (zerogames.postgres), else SQLite at `path`."""
+    if database_url:
+        from zerogames.postgres import PostgresStore  # psycopg is needed only then
+
+        return PostgresStore(database_url)
+    return Store(path)

@@ -10,14 +10,59 @@ from html import unescape
 import pytest
 
 from app import create_app
+from tests import postgres
+
+# Store and room tests run on both stores, SQLite and PostgreSQL (where the machine has it): a test,
+# or a module's `pytestmark`, marked so runs twice if it uses the store.
+on_both_stores = pytest.mark.both_stores
+
+
+def pytest_generate_tests(metafunc) -> None:
+    if metafunc.definition.get_closest_marker("both_stores") and "database_url" in metafunc.fixturenames:
+        metafunc.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    if not postgres.available():
+        pytest.skip("no PostgreSQL on this machine (`make test` installs it where it can)")
+    server = postgres.PostgresServer().start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "zerogames.db"), "DEV": True, "BOT_DELAY": 0}
-    )
+def database_url(request) -> str:
+    """The app's ZEROGAMES_DATABASE_URL: none (SQLite) unless the test runs on PostgreSQL too."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return ""
+    return request.getfixturevalue("postgres_server").new_database()
+
+
+@pytest.fixture
+def settings(tmp_path, database_url) -> dict:
+    """The app's test settings; a test that restarts the app starts another on the same."""
+    return {
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "zerogames.db"),
+        "DATABASE_URL": database_url,
+        "DEV": True,
+        "BOT_DELAY": 0,
+    }
+
+
+@pytest.fixture
+def app(settings):
+    app = create_app(settings)
     yield app
+    close_postgres(app)
+
+
+def close_postgres(app) -> None:
+    """A PostgreSQL store's connection goes with its test (a server takes a hundred at most); SQLite's
+    stays for the bots still thinking when the test ends."""
+    if app.config["DATABASE_URL"]:
+        app.extensions["zerogames"].store.close()
 
 
 @pytest.fixture

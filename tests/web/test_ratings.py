@@ -7,13 +7,15 @@ import re
 
 import pytest
 
-from tests.web.conftest import page, words
+from tests.web.conftest import on_both_stores, page, words
 from zerogames import clock, recompute_ratings
 from zerogames.games import GAMES
 from zerogames.games.base import Side
 from zerogames.ratings import PROVISIONAL_SIGMA, lines
 from zerogames.rooms import Refused
-from zerogames.store import Store
+from zerogames.store import Store, open_store
+
+pytestmark = on_both_stores
 
 PLAYERS = [f"player-{n}" for n in range(12)]
 EVERY_GAME = tuple(sorted(GAMES))
@@ -42,8 +44,11 @@ def stored(store: Store):
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / "ratings.db")
+def store(tmp_path, database_url):
+    store = open_store(database_url, tmp_path / "ratings.db")
+    yield store
+    if database_url:
+        store.close()
 
 
 def test_recomputing_from_the_history_gives_the_stored_ratings(store):

@@ -11,30 +11,26 @@ import pytest
 
 from tests.games.playouts import strings_in
 from tests.games.stacking import deck_dealing
-from tests.web.conftest import create_room, join, wait_until, words
+from tests.web.conftest import close_postgres, create_room, join, on_both_stores, wait_until, words
 from zerogames.games import GAMES
 from zerogames.games.cards import STANDARD_DECK, card_name
 from zerogames.rooms import Refused
 from zerogames.web import accounts as web_accounts
+
+pytestmark = on_both_stores
 
 PASSWORD = "correct horse"
 ZERO_GAME = GAMES["zero_game"]
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(settings):
     """The test app, with a quick password hash (the real one is timed in the browser tests)."""
     from app import create_app
 
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "zerogames.db"),
-            "DEV": True,
-            "BOT_DELAY": 0,
-            "PASSWORD_METHOD": "pbkdf2:sha256:1000",
-        }
-    )
+    app = create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"})
+    yield app
+    close_postgres(app)
 
 
 def uid_of(client) -> str:

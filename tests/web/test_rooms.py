@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
-from tests.web.conftest import act, create_room, join, version_of, wait_until, words
+from tests.web.conftest import act, create_room, join, on_both_stores, version_of, wait_until, words
 from zerogames.rooms import CODE_ALPHABET, Subscriber
 from zerogames.rooms.channels import WAKE_SLICES
+
+pytestmark = on_both_stores
 
 
 def three_players(player):

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from app import create_app
-from tests.web.conftest import act, create_room, join
+from tests.web.conftest import act, create_room, join, on_both_stores
 from zerogames.store import SNAPSHOT_EVERY
 
 
@@ -24,6 +24,7 @@ def five_player_game(player, registry, actions: int):
     return code, room
 
 
+@on_both_stores
 def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, registry):
     code, room = five_player_game(player, registry, SNAPSHOT_EVERY + 17)
     assert room.action_count == SNAPSHOT_EVERY + 17
@@ -35,10 +36,11 @@ def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, regist
     assert log.snapshot_at == SNAPSHOT_EVERY and len(log.actions) == 17
 
 
-def test_a_restarted_server_has_every_room_as_it_was(player, registry, app):
+@on_both_stores
+def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings):
     code, room = five_player_game(player, registry, 23)
     lobby = create_room(player("Lob"))
-    restarted = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "DEV": True, "BOT_DELAY": 0})
+    restarted = create_app(settings)
     again = restarted.extensions["zerogames"]
     assert set(again.rooms) == {code, lobby}
     back = again.get(code)
@@ -46,15 +48,17 @@ def test_a_restarted_server_has_every_room_as_it_was(player, registry, app):
     assert back.version == room.version and [s.uid for s in back.seats] == [s.uid for s in room.seats]
 
 
-def test_a_finished_room_is_found_after_a_restart(player, registry, app):
+@on_both_stores
+def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
     code, room = five_player_game(player, registry, 100)
     assert room.status == "over"
-    restarted = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "DEV": True, "BOT_DELAY": 0})
+    restarted = create_app(settings)
     assert code not in restarted.extensions["zerogames"].rooms
     back = restarted.extensions["zerogames"].get(code)
     assert back.status == "over" and room.rules.result(back.state) == room.rules.result(room.state)
 
 
+@on_both_stores
 def test_every_action_is_logged_with_who_made_it(player, registry):
     code, room = five_player_game(player, registry, 12)
     log = registry.store.all_actions(code, room.game_no)

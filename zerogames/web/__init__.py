@@ -7,7 +7,7 @@ from flask import Flask
 from zerogames import clock
 from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_name
 from zerogames.rooms import RoomRegistry
-from zerogames.store import Store
+from zerogames.store import open_store
 
 from . import (
     accounts,
@@ -35,7 +35,7 @@ def init_app(app: Flask) -> None:
     app.session_interface = identity.SessionInterface()
     guard.init_app(app)
     limits.init_app(app)
-    store = Store(app.config["DATABASE"])
+    store = open_store(app.config["DATABASE_URL"], app.config["DATABASE"])
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
