@@ -278,24 +278,28 @@ def unseen_mean(view: dict[str, Any], memory: Memory) -> float:
     return sum(VALUE[card] * times for card, times in unseen.items()) / total if total else UNKNOWN_WORTH
 
 
-# Hard: at the start of its turn and with a drawn card in hand it weighs each choice on deals of the
-# cards it has not placed, played on to the round's end with the engine, every seat choosing as a
-# player who knows its own hand; powers, snaps and hand-overs it plays as Normal.
+# Hard: at the start of its turn (draw or take) and with a drawn card in hand (keep where, or discard)
+# it weighs each choice on deals of the cards it has not placed, played on to the round's end with the
+# engine, every seat choosing as a player who knows its own hand; calls, powers, snaps and hand-overs
+# it plays as Normal.
 
 DEFAULT_BUDGET = 8
 RULES = GAMES["cabo"]
-SEARCHED = {"draw", "take", "cabo", "keep", "discard"}
+SEARCHED = {"draw", "take", "keep", "discard"}
 
 
 def hard(
     view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
 ) -> dict[str, Any] | None:
+    seen = memory.remembered(view)
+    # When to call is Normal's judgement: a play-out's players, each sure of its own hand, end rounds
+    # sooner and lower than real ones.
+    if any(action["type"] == "cabo" for action in legal) and calls_now(seen, memory):
+        return next(action for action in legal if action["type"] == "cabo")
     choices = [action for action in legal if action["type"] in SEARCHED]
-    if len(choices) < 2 or any(
-        action["type"] not in SEARCHED and action["type"] != "snap" for action in legal
-    ):
+    if len(choices) < 2 or any(action["type"] not in SEARCHED | {"snap", "cabo"} for action in legal):
         return normal(view, legal, memory, rng)
-    sure = sure_snap(memory.remembered(view), [action for action in legal if action["type"] == "snap"])
+    sure = sure_snap(seen, [action for action in legal if action["type"] == "snap"])
     if sure is not None:
         return sure
     seat = view["seat"]
