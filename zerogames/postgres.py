@@ -12,8 +12,9 @@ this connection, so the database lets go of every room of a process the moment t
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +28,8 @@ TYPES = {"TEXT": "text", "INTEGER": "bigint", "FLOAT": "double precision", "REAL
 # The site's advisory locks: this in the high bits ("zg"), a room's code (or 0, the ratings) below.
 LOCKS = 0x7A67 << 40
 RATINGS = LOCKS
+# The channel on which processes ask each other to let go of a room: "CODE ASKER".
+LET_GO = "zerogames_let_go"
 
 
 @lru_cache(maxsize=512)
@@ -62,9 +65,12 @@ class PostgresStore(Store):
         self.lock = threading.Lock()
         self.path = url
         self.checkpointer = None
+        self.listener: psycopg.Connection | None = None
         with self.lock:
             for statement in schema():
                 self.db.execute(statement)
+            # This process's name among those of the site, as each asks the others.
+            (self.me,) = self.db.execute("select pg_backend_pid()").fetchone()
 
     def checkpoint_apart(self) -> bool:
         """PostgreSQL writes its log back by itself, away from this process."""
@@ -85,9 +91,29 @@ class PostgresStore(Store):
         with self.lock:
             self.db.execute("select pg_advisory_unlock(?)", [room_key(code)])
 
+    def ask_to_let_go(self, code: str) -> None:
+        with self.lock:
+            self.db.execute("select pg_notify(?, ?)", [LET_GO, f"{code} {self.me}"])
+
+    def listen_for_let_go(self, let_go: Callable[[str], None]) -> None:
+        """On a connection of its own, in a thread of its own (a greenlet in the gevent worker)."""
+        self.listener = psycopg.connect(self.path, autocommit=True)
+        self.listener.execute(f"listen {LET_GO}")
+
+        def hear(listener: psycopg.Connection) -> None:
+            with contextlib.suppress(psycopg.OperationalError):  # closed with the store
+                for note in listener.notifies():
+                    code, _, asker = note.payload.partition(" ")
+                    if asker != str(self.me):  # its own asking is heard too
+                        let_go(code)
+
+        threading.Thread(target=hear, args=(self.listener,), daemon=True, name="let-go").start()
+
     def close(self) -> None:
         with self.lock:
             self.db.pg.close()
+        if self.listener is not None:
+            self.listener.close()
 
 
 def room_key(code: str) -> int:

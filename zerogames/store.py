@@ -14,7 +14,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -346,6 +346,21 @@ class Store:
                 pk=("code", "game_no", "seat"),
             )
             db["plays"].create_index(["player", "ended"])
+
+    # Owners of rooms (zerogames.rooms.owners): on SQLite, the rooms of a process's letters are its own.
+
+    def own(self, code: str) -> bool:
+        """Whether this process may serve the room (and does from now on)."""
+        return True
+
+    def disown(self, code: str) -> None:
+        """The room is no longer served here."""
+
+    def ask_to_let_go(self, code: str) -> None:
+        """Ask the process that serves the room to stop (only ever asked of a PostgreSQL store)."""
+
+    def listen_for_let_go(self, let_go: Callable[[str], None]) -> None:
+        """Call `let_go(code)` whenever another process asks this one to let go of a room."""
 
     # Rooms and seats
 

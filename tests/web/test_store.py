@@ -40,6 +40,7 @@ def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, regist
 def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings):
     code, room = five_player_game(player, registry, 23)
     lobby = create_room(player("Lob"))
+    registry.store.close()  # the server dies
     restarted = create_app(settings)
     again = restarted.extensions["zerogames"]
     assert set(again.rooms) == {code, lobby}
@@ -52,6 +53,7 @@ def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings)
 def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
     code, room = five_player_game(player, registry, 100)
     assert room.status == "over"
+    registry.store.close()  # the server dies
     restarted = create_app(settings)
     assert code not in restarted.extensions["zerogames"].rooms
     back = restarted.extensions["zerogames"].get(code)

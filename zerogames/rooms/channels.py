@@ -66,7 +66,7 @@ class Channels:
                 sub.wake()
 
     def unsubscribe(self, room: Room, sub: Subscriber) -> None:
-        with room.lock:
+        with room.lock.held:  # also once the room has moved to another process
             if sub in room.subscribers:
                 room.subscribers.remove(sub)
                 if not seen_connected(room, sub.uid) and room.seat_of(sub.uid) is not None:

@@ -7,6 +7,7 @@ Its other jobs live in modules of their own and are mixed in: the lobby (`lobby.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -20,6 +21,7 @@ from zerogames.store import Store
 from .bot_driver import BotDriver
 from .channels import Channels
 from .lobby import Lobby
+from .owners import OwnedElsewhere, Owners
 from .play import Play
 from .ranked import Ranked
 from .room import CODE_ALPHABET, CODE_LENGTH, Refused, Room, Seat, a_code, clean_name
@@ -34,7 +36,7 @@ KEEP_IDLE = 24 * 3600.0
 DROP_EVERY = 600.0
 
 
-class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
+class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
     def __init__(
         self,
         store: Store,
@@ -64,8 +66,9 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
                 code = secrets.choice(self.first_letters) + "".join(
                     secrets.choice(CODE_ALPHABET) for _ in range(length - 1)
                 )
-                # Codes stay with their rooms and their games' history: never hand out a used one.
-                if code not in self.rooms and not self.store.code_taken(code):
+                # Codes stay with their rooms and their games' history: never hand out a used one (nor
+                # one another process is handing out at this moment).
+                if code not in self.rooms and not self.store.code_taken(code) and self.store.own(code):
                     return code
             length += 1
 
@@ -85,11 +88,13 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
         code = (code or "").strip().upper()
         with self.lock:
             room = self.rooms.get(code)
-            if room is None and a_code(code) and self.owns(code):
-                room = self.rebuild(code)
-                if room is not None:
-                    self.rooms[code] = room
-        return room
+            if room is not None or not (a_code(code) and self.owns(code)):
+                return room
+            try:
+                return self.take(code)
+            except OwnedElsewhere:
+                pass
+        return self.take_from_owner(code)
 
     def owns(self, code: str) -> bool:
         return code[:1] in self.first_letters
@@ -104,9 +109,14 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
                 room = self.rooms.get(code)
                 if room is not None and room.subscribers:
                     continue  # someone has its page open: kept while they look
+                if room is None and not self.store.own(code):
+                    continue  # another process's, which drops it if it will
                 if self.store.drop_room(code, before):
                     self.rooms.pop(code, None)
+                    self.store.disown(code)
                     dropped += 1
+                elif room is None:
+                    self.store.disown(code)
         self.scheduler.call_at(self.clock() + DROP_EVERY, self.drop_idle_rooms)
         return dropped
 
@@ -116,11 +126,11 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked):
         self.drop_idle_rooms()
         restored = 0
         for code in self.store.unfinished_rooms():
-            room = self.get(code) if self.owns(code) else None
-            if room is not None:
-                restored += 1
-                with room.lock:
-                    self.after_change(room)
+            with self.lock:
+                if not self.owns(code) or code in self.rooms:
+                    continue
+                with contextlib.suppress(OwnedElsewhere):  # a live process serves it
+                    restored += self.take(code) is not None  # its bots moving again
         return restored
 
     def rebuild(self, code: str) -> Room | None:

@@ -37,6 +37,33 @@ class Refused(Exception):
         self.stale = stale
 
 
+class Moved(Refused):
+    """The room is served by another process now (rooms.owners): nothing more is done with it here."""
+
+    def __init__(self) -> None:
+        super().__init__("This table has moved: reload the page to go on.")
+
+
+class RoomLock:
+    """A room's lock, which refuses anything more once the room has moved to another process: a
+    request, a bot or a timer still holding the room then changes nothing (the new owner has it)."""
+
+    __slots__ = ("held", "room")
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.held = threading.RLock()
+
+    def __enter__(self) -> None:
+        self.held.acquire()
+        if self.room.gone:
+            self.held.release()
+            raise Moved
+
+    def __exit__(self, *exc: object) -> None:
+        self.held.release()
+
+
 @dataclass(frozen=True)
 class Seat:
     uid: str | None
@@ -93,7 +120,8 @@ class Room:
         # Each seat's last move: the table version it made (or the game's first version). See `play`.
         self.acted: dict[int, int] = {}
         self.seq = 0
-        self.lock = threading.RLock()
+        self.lock = RoomLock(self)
+        self.gone = False  # moved to another process (rooms.owners)
         self.subscribers: list[Subscriber] = []
         self.pending_bots: set[int] = set()
         # Each bot seat's player, by (game, seat, level): Normal and Hard remember what they were shown.

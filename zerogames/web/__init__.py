@@ -79,3 +79,4 @@ def init_app(app: Flask) -> None:
             if f"{table.templates}/_cards.html" in listed
         }
     registry.restore()
+    store.listen_for_let_go(registry.let_go)

@@ -49,6 +49,9 @@ HELLO_LENGTH = 64
 # and of one whose page said more after it (a policy violation: the channel only pushes).
 UNREADABLE = 1007
 SPOKE_AGAIN = 1008
+# The close code of a channel whose room moved to another process (rooms.owners): "service restart",
+# on which the page opens its channel again (and the proxy sends it to the room's new owner).
+MOVED = 1012
 
 
 class Pusher:
@@ -162,6 +165,9 @@ def live(ws, code: str) -> None:
             subscriber.event.clear()
             if ws.receive(timeout=0) is not None:
                 ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
+                return
+            if room.gone:
+                ws.close(MOVED, "The table is served elsewhere now: open the channel again.")
                 return
             published = room.published
             if published.seq > pusher.seq:

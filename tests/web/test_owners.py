@@ -1,0 +1,65 @@
+"""Owners of rooms on PostgreSQL: two servers on one database, each with its own connection (as two
+processes, or two machines, are); a room is served by one of them at a time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app import create_app
+from tests.web.conftest import close_postgres, version_of
+from tests.web.test_store import five_player_game
+from zerogames.rooms import Refused, Subscriber, owners
+
+
+@pytest.fixture
+def database_url(postgres_server) -> str:
+    return postgres_server.new_database()
+
+
+@pytest.fixture
+def other(settings):
+    """A second server on the same database."""
+    app = create_app(settings)
+    yield app
+    close_postgres(app)
+
+
+def test_a_room_is_taken_over_from_its_log_when_its_owner_dies(player, registry, other):
+    code, room = five_player_game(player, registry, 7)
+    registry.store.close()  # the owner dies: the database lets go of its rooms
+    began = time.monotonic()
+    taken = other.extensions["zerogames"].get(code)
+    assert time.monotonic() - began < 1
+    assert (taken.version, taken.action_count) == (room.version, room.action_count)
+    assert room.rules.dump(taken.state) == room.rules.dump(room.state)
+
+
+def test_a_live_owner_lets_go_of_a_room_asked_for_elsewhere(player, registry, other):
+    code, room = five_player_game(player, registry, 5)
+    sub = Subscriber("someone")
+    registry.subscribe(room, sub)
+    sub.event.clear()
+    # The proxy now sends the room's requests to the other server: it asks, and the owner lets go.
+    html = other.test_client().get(f"/r/{code}").text
+    assert version_of(html) == room.version
+    assert other.extensions["zerogames"].rooms[code].version == room.version and code not in registry.rooms
+    # The old owner's live channel is woken to close, and nothing more is done with its room there.
+    assert room.gone and sub.event.is_set()
+    seat = room.state["turn"]
+    with pytest.raises(Refused, match="moved"):
+        registry.act(room, room.seats[seat].uid, room.version, room.rules.legal_actions(room.state, seat)[-1])
+
+
+def test_a_request_for_a_room_owned_elsewhere_waits_no_longer_than_the_handover(
+    player, registry, other, monkeypatch
+):
+    """An owner that never answers (its listener gone) keeps its room; the asker gives up in time."""
+    monkeypatch.setattr(owners, "HANDOVER_WAIT", 0.5)
+    code, room = five_player_game(player, registry, 1)
+    registry.store.listener.close()
+    began = time.monotonic()
+    assert other.extensions["zerogames"].get(code) is None
+    assert 0.5 <= time.monotonic() - began < 1.5
+    assert registry.get(code) is room
