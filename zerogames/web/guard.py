@@ -106,7 +106,9 @@ def is_live_handshake() -> bool:
     return request.headers.get("Upgrade", "").lower() == "websocket"
 
 
-def check_request() -> Response | None:
+def check_request() -> None:
+    """Before any view: a body over the limit is refused unread (413), and a change asked for by
+    another site's page is refused (403)."""
     length = request.content_length
     if length is not None and length > current_app.config["MAX_CONTENT_LENGTH"]:
         abort(413, description="That request is too large for this site.")
@@ -114,7 +116,6 @@ def check_request() -> Response | None:
         reason = from_elsewhere()
         if reason is not None:
             abort(403, description=reason)
-    return None
 
 
 def security_headers(response: Response) -> Response:
