@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from app import create_app
-from tests.web.conftest import create_room, join
+from tests.web.conftest import create_room, join, on_both_stores
+
+pytestmark = on_both_stores
 
 
 def rejoin_link(client, code: str) -> str:

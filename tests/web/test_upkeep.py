@@ -7,7 +7,7 @@ import os
 import threading
 
 from app import create_app
-from tests.web.conftest import create_room, join
+from tests.web.conftest import close_postgres, create_room, join, on_both_stores
 from zerogames.rooms import CODE_ALPHABET, RoomRegistry, Subscriber
 from zerogames.rooms.registry import KEEP_IDLE
 from zerogames.store import JOURNAL_SIZE_LIMIT, RoomRow, Store
@@ -44,7 +44,8 @@ def started(host, *others) -> str:
     return code
 
 
-def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, registry, app):
+@on_both_stores
+def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, registry, settings):
     ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
     never_started = create_room(ann)
     finished, playing = started(ann, bea, cal), started(bea, ann, cal)
@@ -63,8 +64,10 @@ def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, regi
     assert store.code_taken(finished), "a code with games in the history is never handed out again"
     assert not store.code_taken(never_started)
     # A restart brings back only what was kept.
-    restarted = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "DEV": True, "BOT_DELAY": 0})
+    store.close()  # the server stops
+    restarted = create_app(settings)
     assert set(restarted.extensions["zerogames"].rooms) == {playing, recent}
+    close_postgres(restarted)
 
 
 def test_an_idle_room_someone_is_looking_at_is_kept(player, registry):
