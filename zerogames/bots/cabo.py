@@ -7,15 +7,16 @@ has not yet run out, so it forgets as a hurried player does.
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from typing import Any
 
 from zerogames.games import GAMES
 from zerogames.games.base import State
-from zerogames.games.cabo import EMPTY, VALUE
+from zerogames.games.cabo import CALLER_BEATEN, EMPTY, VALUE, total
 from zerogames.games.cards import STANDARD_DECK
 
-from .search import best_by_deals
+from .search import TIME_LIMIT
 
 # A card this low is worth taking from the pile or keeping in place of an unknown card.
 LOW = 3
@@ -278,39 +279,49 @@ def unseen_mean(view: dict[str, Any], memory: Memory) -> float:
     return sum(VALUE[card] * times for card, times in unseen.items()) / total if total else UNKNOWN_WORTH
 
 
-# Hard: at the start of its turn (draw or take) and with a drawn card in hand (keep where, or discard)
-# it weighs each choice on deals of the cards it has not placed, played on to the round's end with the
-# engine, every seat choosing as a player who knows its own hand; calls, powers, snaps and hand-overs
-# it plays as Normal.
+# Hard: the round's one bold move is the call. Hard calls when, over deals of the cards it has not
+# placed (dealt into every slot it does not remember, the rest left as the deck), its hand is lowest
+# often enough once each other player has had a final turn (drawing a card from the deck, as the
+# engine would deal it, in place of its highest card if lower) that calling scores better than playing
+# on; every other move it plays as Normal, on what it remembers.
 
-DEFAULT_BUDGET = 8
+DEFAULT_BUDGET = 200
+# Playing on, a hand is reckoned to lose about this much more by the round's end.
+PLAYING_ON = 1.0
 RULES = GAMES["cabo"]
-SEARCHED = {"draw", "take", "keep", "discard"}
 
 
 def hard(
     view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
 ) -> dict[str, Any] | None:
-    seen = memory.remembered(view)
-    # When to call is Normal's judgement: a play-out's players, each sure of its own hand, end rounds
-    # sooner and lower than real ones.
-    if any(action["type"] == "cabo" for action in legal) and calls_now(seen, memory):
-        return next(action for action in legal if action["type"] == "cabo")
-    choices = [action for action in legal if action["type"] in SEARCHED]
-    if len(choices) < 2 or any(action["type"] not in SEARCHED | {"snap", "cabo"} for action in legal):
+    call = next((action for action in legal if action["type"] == "cabo"), None)
+    if call is None:
         return normal(view, legal, memory, rng)
-    sure = sure_snap(seen, [action for action in legal if action["type"] == "snap"])
-    if sure is not None:
-        return sure
+    seen = memory.remembered(view)
+    if call_pays(seen, memory, rng, budget or DEFAULT_BUDGET):
+        return call
+    return choose(seen, [action for action in legal if action is not call], "hard", rng)
+
+
+def call_pays(view: dict[str, Any], memory: Memory, rng: random.Random, deals: int) -> bool:
+    """Whether calling now scores less, on average over the deals, than playing on."""
     seat = view["seat"]
-
-    def outcome(state: State, action: dict[str, Any]) -> float:
-        return -round_points(state, seat, action)
-
-    chosen = best_by_deals(
-        choices, lambda: sample_board(view, memory, rng), outcome, budget or DEFAULT_BUDGET
-    )
-    return chosen or normal(view, legal, memory, rng)
+    called = playing_on = 0.0
+    stop = time.perf_counter() + TIME_LIMIT
+    for _ in range(deals):
+        state = sample_board(view, memory, rng)
+        totals = [total(hand) for hand in state["hands"]]
+        deck = list(state["deck"])
+        for other, hand in enumerate(state["hands"]):
+            values = [VALUE[card] for card in hand if card is not None]
+            if other != seat and values and deck:
+                totals[other] -= max(0, max(values) - VALUE[deck.pop()])
+        mine = totals[seat]
+        called += min(0, mine) if mine <= min(totals) else mine + CALLER_BEATEN
+        playing_on += mine - PLAYING_ON
+        if time.perf_counter() > stop:
+            break
+    return called < playing_on
 
 
 def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:
@@ -349,46 +360,6 @@ def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
         "caller": view["caller"],
         "sightings": (),
     }
-
-
-def round_points(state: State, seat: int, action: dict[str, Any]) -> float:
-    """The action, then everyone plays on, knowing their own hand, to the round's end: this seat's
-    points for it."""
-    start = state["round"]
-    state = RULES.apply(state, seat, action)
-    for _ in range(ROLLOUT_ACTIONS):
-        if state["phase"] == "over" or state["round"] != start:
-            break
-        turn = state["turn"]
-        legal = RULES.legal_actions(state, turn)
-        state = RULES.apply(state, turn, knowing_play(state, turn, legal))
-    else:
-        return sum(VALUE[card] for card in state["hands"][seat] if card)
-    return state["history"][-1]["points"][seat]
-
-
-# A play-out that has not ended by then is cut short and scored by the hands as they lie.
-ROLLOUT_ACTIONS = 200
-
-
-def knowing_play(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """A quick player who knows its own cards: call when low, keep what lowers its highest card."""
-    hand = state["hands"][seat]
-    kinds = {action["type"]: action for action in legal}
-    values = {slot: VALUE[card] for slot, card in enumerate(hand) if card is not None}
-    highest = max(values, key=values.__getitem__) if values else None
-    if state["step"] == "start":
-        if "cabo" in kinds and sum(values.values()) <= CALL_AT:
-            return kinds["cabo"]
-        top = VALUE[state["pile"][-1]]
-        if highest is not None and top <= LOW and top < values[highest]:
-            return {"type": "take", "slot": highest}
-        return kinds["draw"]
-    if state["step"] == "drawn":
-        if highest is not None and VALUE[state["drawn"]] < values[highest]:
-            return {"type": "keep", "slot": highest}
-        return kinds["discard"]
-    return kinds.get("skip") or kinds.get("give") or legal[0]
 
 
 # The simulator's figure: points per round; it also counts Cabo calls and calls won.
