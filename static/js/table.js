@@ -1,28 +1,25 @@
-// A table's comfort after every swap: moves said aloud, "Your turn" in the tab's title with a chime,
-// and cards gliding from where they were to where they went.
+// After every swap: the move said aloud, "Your turn" in the title with a chime, cards gliding.
 (function () {
   "use strict";
   var root = document.documentElement;
+  var each = function (selector, f) { Array.prototype.forEach.call(document.querySelectorAll(selector), f); };
+  var byId = function (id) { return id && document.getElementById(id); };
 
-  // --- Words: the last move and "Your turn", for a screen reader, from the swapped status region.
-  var said = null;
-  var title = document.title;
-  var wasMyTurn = false;
+  // Words for a screen reader (the polite #announcer), from the swapped status region.
+  var said = null, title = document.title, wasMyTurn = false;
   function text(selector) {
     var el = document.querySelector(selector);
     return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
   }
-  // `quietly` on page load: the table as it stands, without saying it again.
+  // `quietly`: on page load, the table as it stands, not said again.
   function announce(quietly) {
     var headline = text("#status .headline");
     var myTurn = /^Your turn/.test(headline);
-    var over = /^Game over/.test(headline);
-    var words = [text("#status .last-action"), myTurn || over ? headline : ""].filter(Boolean).join(" ");
+    var words = [text("#status .last-action"), /^(Your turn|Game over)/.test(headline) ? headline : ""]
+      .filter(Boolean).join(" ");
     if (words && words !== said) {
       said = words;
-      if (quietly) words = "";
-      var announcer = document.getElementById("announcer");
-      if (announcer && words) announcer.textContent = words;
+      if (!quietly && byId("announcer")) byId("announcer").textContent = words;
     }
     document.title = myTurn ? "Your turn · " + title : title;
     document.body.classList.toggle("my-turn", myTurn);
@@ -30,83 +27,69 @@
     wasMyTurn = myTurn;
   }
 
-  // A short, quiet tone; browsers allow sound only after the player has touched the page.
+  // A short, quiet tone (browsers allow it once the player has touched the page).
   var audio = null;
   function chime() {
     if (root.classList.contains("no-sounds") || !window.AudioContext) return;
     try {
       audio = audio || new AudioContext();
-      var tone = audio.createOscillator();
-      var gain = audio.createGain();
+      var tone = audio.createOscillator(), gain = audio.createGain(), now = audio.currentTime;
       tone.frequency.value = 660;
-      gain.gain.setValueAtTime(0.06, audio.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
+      gain.gain.setValueAtTime(0.06, now);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.35);
       tone.connect(gain).connect(audio.destination);
       tone.start();
-      tone.stop(audio.currentTime + 0.35);
+      tone.stop(now + 0.35);
     } catch (ignored) { /* no sound is no harm */ }
   }
 
-  // --- Motion: an element marked data-flip="<card>" that a swap moved glides from its old place;
-  // a new one with data-from="<id>" glides in from that element (the seat that played it); an old one
-  // with data-to="<id>" that a swap removed glides off to that element (the trick to its winner).
-  // Plain CSS transitions (.gliding): reduced motion, set here or by the system, makes them instant.
+  // Motion: a [data-flip] card a swap moved glides from its old place; a new one glides in from its
+  // data-from element (the seat that played it); one a swap removed glides off to its data-to element
+  // (the trick to its winner). CSS transitions (.gliding), so reduced motion makes them instant.
   var before = null;
   function snapshot() {
     before = {};
-    Array.prototype.forEach.call(document.querySelectorAll("[data-flip]"), function (el) {
-      var key = el.dataset.flip;
-      if (!(key in before) && el.getClientRects().length) before[key] = { el: el, rect: el.getBoundingClientRect() };
+    each("[data-flip]", function (el) {
+      if (!(el.dataset.flip in before) && el.getClientRects().length) {
+        before[el.dataset.flip] = { el: el, rect: el.getBoundingClientRect() };
+      }
     });
   }
-  function still() {
-    return root.classList.contains("reduced-motion") || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  }
-  function glide(el, from) {
-    var to = el.getBoundingClientRect();
-    var dx = from.left - to.left, dy = from.top - to.top;
-    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
-    el.style.transform = "translate(" + dx + "px, " + dy + "px)";
-    el.getBoundingClientRect();  // the browser takes the old place as the start of the transition
+  function move(el, from, to, end) {
+    el.style.transform = "translate(" + (from.left - to.left) + "px," + (from.top - to.top) + "px)";
+    el.getBoundingClientRect();  // the start of the transition
     el.classList.add("gliding");
-    el.style.transform = "";
+    el.style.transform = end || "";
   }
   function leave(old, target) {
-    var to = target.getBoundingClientRect();
-    var ghost = old.el.cloneNode(true);
+    var ghost = old.el.cloneNode(true), to = target.getBoundingClientRect();
     ghost.setAttribute("aria-hidden", "true");
     ghost.removeAttribute("data-flip");
-    ghost.className += " ghost";
+    ghost.classList.add("ghost");
     ghost.style.left = old.rect.left + "px";
     ghost.style.top = old.rect.top + "px";
     document.body.appendChild(ghost);
-    ghost.getBoundingClientRect();
-    ghost.classList.add("gliding");
-    ghost.style.transform = "translate(" + (to.left - old.rect.left) + "px, " + (to.top - old.rect.top) + "px) scale(.4)";
+    var off = "translate(" + (to.left - old.rect.left) + "px," + (to.top - old.rect.top) + "px) scale(.4)";
+    move(ghost, old.rect, old.rect, off);
     ghost.style.opacity = "0";
-    ghost.addEventListener("transitionend", function () { ghost.remove(); });
-    setTimeout(function () { ghost.remove(); }, 800);
+    setTimeout(function () { ghost.remove(); }, 600);
   }
   function play() {
-    if (!before) return;
-    var was = before;
+    var was = before, now = {};
     before = null;
-    if (still()) return;
-    var now = {};
-    Array.prototype.forEach.call(document.querySelectorAll("[data-flip]"), function (el) {
-      var key = el.dataset.flip;
-      now[key] = true;
-      var old = was[key];
+    var still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (!was || still || root.classList.contains("reduced-motion")) return;
+    each("[data-flip]", function (el) {
+      var old = was[el.dataset.flip], from = byId(el.dataset.from);
+      now[el.dataset.flip] = true;
       if ((old && old.el === el) || !el.getClientRects().length) return;
-      var origin = old ? old.rect : null;
-      var from = !origin && el.dataset.from && document.getElementById(el.dataset.from);
-      if (from) origin = from.getBoundingClientRect();
-      if (origin) glide(el, origin);
+      var origin = old ? old.rect : from && from.getBoundingClientRect(), to = el.getBoundingClientRect();
+      var moved = origin && (Math.abs(origin.left - to.left) > 1 || Math.abs(origin.top - to.top) > 1);
+      if (moved) move(el, origin, to);
     });
     Object.keys(was).forEach(function (key) {
-      var old = was[key];
-      var target = !now[key] && old.el.dataset.to && document.getElementById(old.el.dataset.to);
-      if (target) leave(old, target);
+      var target = !now[key] && byId(was[key].el.dataset.to);
+      if (target) leave(was[key], target);
     });
   }
 
