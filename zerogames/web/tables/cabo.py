@@ -56,6 +56,8 @@ TABLE = Table(
                 "scores",
                 "legal",
                 "result",
+                # Which slot the last discard came from, for it to glide from there.
+                "last",
             ),
         ),
         Region("rounds", drawn_from=("last_round", "history", "scores", "result"), seen_alike=EVERYONE),
