@@ -96,6 +96,15 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
                 pass
         return self.take_from_owner(code)
 
+    def exists(self, code: str) -> bool:
+        """Whether a room has the code, wherever it is served: a look that takes no room here (the
+        proxy sends the room's own pages to the process that serves it)."""
+        code = (code or "").strip().upper()
+        with self.lock:
+            if code in self.rooms:
+                return True
+        return a_code(code) and self.store.load_room(code) is not None
+
     def owns(self, code: str) -> bool:
         return code[:1] in self.first_letters
 
@@ -158,6 +167,10 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
             room.state = state
             room.action_count = game_log.snapshot_at + len(game_log.actions)
             self.rebuild_clock(room)
+        # Pages drop pushes numbered below the one they show: a room rebuilt (after a restart, or in
+        # another process after a takeover) numbers its changes on from the moment it was rebuilt, in
+        # milliseconds, past any number its last owner (counting from its own start) can have reached.
+        room.seq = int(self.clock() * 1000)
         room.published = room.publication(room.published)
         return room
 

@@ -58,7 +58,7 @@ def create():
 def join():
     code = request.args.get("code", "").strip().upper()
     limits.looking_up()
-    if web_registry().get(code) is None:
+    if not web_registry().exists(code):
         limits.missed()
         flash(
             f"No table has the code {code!r}: check the letters with your host."
