@@ -14,6 +14,8 @@ Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   within the same two seconds (by default each first plays a random part of its first round, unmeasured).
   BENCH_CLOCK=seconds: each room's turn clock (default 60, as at a table with a bot; 0 for off): every
   action winds it anew and every push carries the new deadline.
+  BENCH_PROCESSES=n: n server processes on a throwaway PostgreSQL behind nginx, set up as the README
+  says (the clients talk to nginx); the CPU line then shows the servers', nginx's and PostgreSQL's.
 """
 
 from __future__ import annotations
@@ -227,8 +229,10 @@ def make_room(port: int) -> str:
 UNLIMITED = {"ROOMS_AT_ONCE": 10**6, "LIVE_PER_ADDRESS": 10**6, "LIVE_PER_IDENTITY": 10**6}
 
 
-def start_server(port: int, database: Path) -> subprocess.Popen:
+def start_server(port: int, database: Path, database_url: str = "") -> subprocess.Popen:
     env = {**os.environ, "ZEROGAMES_DB": str(database), "ZEROGAMES_DEV": "1", "ZEROGAMES_SECRET_KEY": "bench"}
+    if database_url:
+        env.update(ZEROGAMES_DATABASE_URL=database_url, ZEROGAMES_PROXIES="127.0.0.1")
     # As `make run` serves; BENCH_WORKER=gthread compares threads (one per open socket).
     threads = os.environ.get("BENCH_WORKER") == "gthread"
     worker = ["--worker-class", "gthread", "--threads", "1500"] if threads else []
@@ -258,6 +262,45 @@ def start_server(port: int, database: Path) -> subprocess.Popen:
         except OSError:
             time.sleep(0.1)
     raise RuntimeError("the server did not start")
+
+
+class Site:
+    """One server process on SQLite, as `make run` serves; or n on PostgreSQL behind nginx."""
+
+    def __init__(self, folder: Path, processes: int) -> None:
+        self.postgres = self.nginx = None
+        if processes == 1:
+            self.port = free_port()
+            self.servers = [start_server(self.port, folder / "bench.db")]
+            return
+        sys.path.insert(0, str(ROOT))
+        from e2e.proxy import Nginx
+        from tests.postgres import PostgresServer
+
+        self.postgres = PostgresServer().start()
+        url = self.postgres.new_database()
+        ports = [free_port() for _ in range(processes)]
+        self.servers = [start_server(port, folder / "unused.db", url) for port in ports]
+        self.port = free_port()
+        self.nginx = Nginx(folder / "nginx", ports, self.port).start()
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds used so far: by the servers, and by nginx and PostgreSQL when they are there."""
+        name = "server" if len(self.servers) == 1 else "servers"
+        used = {name: sum(cpu_seconds(server.pid) for server in self.servers)}
+        if self.nginx is not None:
+            used["nginx"] = cpu_seconds(self.nginx.process.pid)
+            used["PostgreSQL"] = cpu_seconds(self.postgres.process.pid)
+        return used
+
+    def stop(self) -> None:
+        for server in self.servers:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGTERM)
+                server.wait()
+        if self.nginx is not None:
+            self.nginx.stop()
+            self.postgres.stop()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -292,9 +335,10 @@ def main() -> None:
     # Each socket is a file on both ends: more than the usual 1,024.
     _, most = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))
-    port = free_port()
+    processes = int(os.environ.get("BENCH_PROCESSES", "1"))
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "bench.db")
+        site = Site(Path(folder), processes)
+        port = site.port
         try:
             codes = [make_room(port) for _ in range(rooms)]
             tables = [Room(port, code) for code in codes]
@@ -320,10 +364,11 @@ def main() -> None:
             # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
             gc.freeze()
             gc.set_threshold(50_000, 20, 100)
-            server_cpu, own_cpu, started = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
+            server_cpu, own_cpu, started = site.cpu(), time.process_time(), time.perf_counter()
             gevent.joinall([gevent.spawn(table.drive, seconds, interval) for table in tables])
             elapsed = time.perf_counter() - started
-            server_cpu, own_cpu = cpu_seconds(server.pid) - server_cpu, time.process_time() - own_cpu
+            server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
+            own_cpu = time.process_time() - own_cpu
             latencies = [s[0] * 1000 for table in tables for s in table.samples]
             wire = [size for table in tables for s in table.samples for size in s[1]]
             markup = [size for table in tables for s in table.samples for size in s[2]]
@@ -337,14 +382,11 @@ def main() -> None:
             )
             print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
             print(f"bytes per seat per action of HTML: {spread(markup)}")
-            print(
-                f"CPU, share of one core: server {server_cpu / elapsed:.0%}, "
-                f"these clients {own_cpu / elapsed:.0%}"
-            )
+            shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())
+            print(f"CPU, share of one core: {shares}, these clients {own_cpu / elapsed:.0%}")
             gevent.killall(listeners)
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait()
+            site.stop()
 
 
 if __name__ == "__main__":

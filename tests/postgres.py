@@ -66,6 +66,7 @@ class PostgresServer:
             + ["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off"]
             + ["-c", "full_page_writes=off"],
             user=self.user,
+            start_new_session=True,  # its own process group: its CPU can be told (bench/live.py)
             stdout=subprocess.DEVNULL,
             stderr=open(self.folder / "postgres.log", "wb"),  # noqa: SIM115 (the server keeps it)
         )

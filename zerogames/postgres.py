@@ -28,6 +28,7 @@ TYPES = {"TEXT": "text", "INTEGER": "bigint", "FLOAT": "double precision", "REAL
 # The site's advisory locks: this in the high bits ("zg"), a room's code (or 0, the ratings) below.
 LOCKS = 0x7A67 << 40
 RATINGS = LOCKS
+SCHEMA = LOCKS - 1  # below every room's
 # The channel on which processes ask each other to let go of a room: "CODE ASKER".
 LET_GO = "zerogames_let_go"
 
@@ -66,11 +67,14 @@ class PostgresStore(Store):
         self.path = url
         self.checkpointer = None
         self.listener: psycopg.Connection | None = None
-        with self.lock:
+        # Processes starting side by side make the tables one at a time (PostgreSQL's `if not exists`
+        # does not keep two from making the same table at once).
+        with self.transaction():
+            self.db.execute("select pg_advisory_xact_lock(?)", [SCHEMA])
             for statement in schema():
                 self.db.execute(statement)
-            # This process's name among those of the site, as each asks the others.
-            (self.me,) = self.db.execute("select pg_backend_pid()").fetchone()
+        # This process's name among those of the site, as each asks the others.
+        (self.me,) = self.db.execute("select pg_backend_pid()").fetchone()
 
     def checkpoint_apart(self) -> bool:
         """PostgreSQL writes its log back by itself, away from this process."""

@@ -3,6 +3,7 @@ processes, or two machines, are); a room is served by one of them at a time."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from app import create_app
 from tests.web.conftest import close_postgres, version_of
 from tests.web.test_store import five_player_game
+from zerogames.postgres import PostgresStore
 from zerogames.rooms import Refused, Subscriber, owners
 
 
@@ -63,3 +65,21 @@ def test_a_request_for_a_room_owned_elsewhere_waits_no_longer_than_the_handover(
     assert other.extensions["zerogames"].get(code) is None
     assert 0.5 <= time.monotonic() - began < 1.5
     assert registry.get(code) is room
+
+
+def test_servers_starting_at_once_on_a_new_database_all_start(database_url):
+    """Each makes the tables it finds missing: one at a time, or two would make the same one at once."""
+    failed: list[Exception] = []
+
+    def start() -> None:
+        try:
+            PostgresStore(database_url).close()
+        except Exception as error:
+            failed.append(error)
+
+    starting = [threading.Thread(target=start) for _ in range(6)]
+    for thread in starting:
+        thread.start()
+    for thread in starting:
+        thread.join()
+    assert failed == []
