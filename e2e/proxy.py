@@ -20,7 +20,9 @@ daemon off;
 worker_processes 1;
 {user}
 pid {folder}/nginx.pid;
-events {{ worker_connections 1024; }}
+# Every open table page holds two connections here (the browser's and the one to its process).
+worker_rlimit_nofile 20000;
+events {{ worker_connections 10000; }}
 http {{
     access_log off;
     client_body_temp_path {folder}/body;
