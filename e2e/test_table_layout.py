@@ -1,6 +1,7 @@
 """Every game's table at its largest player count fits one phone screen: your hand, the middle of the
-table and every other player's essentials are in view without scrolling, at 390x844 and 360x740. Phone
-and desktop screenshots of each, in the default look and with every setting on."""
+table and every other player's essentials are in view without scrolling, at 390x844 and 360x740, and
+every card and button is at least 44 px to tap. Phone and desktop screenshots of each, in the default
+look and with every setting on."""
 
 from __future__ import annotations
 
@@ -33,6 +34,14 @@ OUT_OF_VIEW = """selectors => selectors.flatMap(selector => {
 })"""
 
 
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+  "#room button, #room label.zd-pick, #room label.pick, #room .group-toggle label")]
+  .filter(el => el.getClientRects().length)
+  .map(el => [el.getAttribute("aria-label") || el.textContent.trim(), el.getBoundingClientRect()])
+  .filter(([name, box]) => box.width < 43.5 || box.height < 43.5)
+  .map(([name, box]) => name + ": " + Math.round(box.width) + "x" + Math.round(box.height))"""
+
+
 def out_of_view(page: Page, selectors: list[str]) -> list[str]:
     page.evaluate("window.scrollTo(0, 0)")
     return page.evaluate(OUT_OF_VIEW, selectors)
@@ -50,6 +59,7 @@ def test_the_table_fits_a_phone_screen_for_the_most_players(browser, server, art
     for width, height in PHONES:
         page.set_viewport_size({"width": width, "height": height})
         assert out_of_view(page, essentials) == [], f"{width}x{height}"
+        assert page.evaluate(SMALL_TARGETS) == [], f"{width}x{height}: too small to tap"
     for look in ("default", "every-setting"):
         if look != "default":
             page.context.add_cookies([{"name": "settings", "value": EVERY_SETTING, "url": page.url}])
