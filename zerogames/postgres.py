@@ -13,6 +13,7 @@ this connection, so the database lets go of every room of a process the moment t
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
@@ -29,8 +30,8 @@ TYPES = {"TEXT": "text", "INTEGER": "bigint", "FLOAT": "double precision", "REAL
 LOCKS = 0x7A67 << 40
 RATINGS = LOCKS
 SCHEMA = LOCKS - 1  # below every room's
-# The channel on which processes ask each other to let go of a room: "CODE ASKER".
-LET_GO = "zerogames_let_go"
+# The channel on which processes ask each other things (rooms.owners): [asker, request, *arguments].
+ASKING = "zerogames"
 
 
 @lru_cache(maxsize=512)
@@ -95,23 +96,23 @@ class PostgresStore(Store):
         with self.lock:
             self.db.execute("select pg_advisory_unlock(?)", [room_key(code)])
 
-    def ask_to_let_go(self, code: str) -> None:
+    def ask_others(self, request: str, *args: str) -> None:
         with self.lock:
-            self.db.execute("select pg_notify(?, ?)", [LET_GO, f"{code} {self.me}"])
+            self.db.execute("select pg_notify(?, ?)", [ASKING, json.dumps([self.me, request, *args])])
 
-    def listen_for_let_go(self, let_go: Callable[[str], None]) -> None:
+    def listen_to_others(self, answers: dict[str, Callable[..., None]]) -> None:
         """On a connection of its own, in a thread of its own (a greenlet in the gevent worker)."""
         self.listener = psycopg.connect(self.path, autocommit=True)
-        self.listener.execute(f"listen {LET_GO}")
+        self.listener.execute(f"listen {ASKING}")
 
         def hear(listener: psycopg.Connection) -> None:
             with contextlib.suppress(psycopg.OperationalError):  # closed with the store
                 for note in listener.notifies():
-                    code, _, asker = note.payload.partition(" ")
-                    if asker != str(self.me):  # its own asking is heard too
-                        let_go(code)
+                    asker, request, *args = json.loads(note.payload)
+                    if asker != self.me:  # its own asking is heard too
+                        answers[request](*args)
 
-        threading.Thread(target=hear, args=(self.listener,), daemon=True, name="let-go").start()
+        threading.Thread(target=hear, args=(self.listener,), daemon=True, name="others").start()
 
     def close(self) -> None:
         with self.lock:

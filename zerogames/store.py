@@ -356,11 +356,12 @@ class Store:
     def disown(self, code: str) -> None:
         """The room is no longer served here."""
 
-    def ask_to_let_go(self, code: str) -> None:
-        """Ask the process that serves the room to stop (only ever asked of a PostgreSQL store)."""
+    def ask_others(self, request: str, *args: str) -> None:
+        """Ask every other process of the site to do something (`listen_to_others`): on SQLite there
+        are none that could, or whose rooms could move."""
 
-    def listen_for_let_go(self, let_go: Callable[[str], None]) -> None:
-        """Call `let_go(code)` whenever another process asks this one to let go of a room."""
+    def listen_to_others(self, answers: dict[str, Callable[..., None]]) -> None:
+        """Do `answers[request](*args)` whenever another process asks."""
 
     # Rooms and seats
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from app import create_app
-from tests.web.conftest import close_postgres, version_of
+from tests.web.conftest import close_postgres, version_of, wait_until
 from tests.web.test_store import five_player_game
 from zerogames.postgres import PostgresStore
 from zerogames.rooms import Refused, Subscriber, owners
@@ -52,6 +52,13 @@ def test_a_live_owner_lets_go_of_a_room_asked_for_elsewhere(player, registry, ot
     seat = room.state["turn"]
     with pytest.raises(Refused, match="moved"):
         registry.act(room, room.seats[seat].uid, room.version, room.rules.legal_actions(room.state, seat)[-1])
+
+
+def test_a_guest_signing_in_elsewhere_hands_their_seats_over_in_every_process(registry, other):
+    room = registry.create("zero_game", {}, "guest-1", "Ann")
+    other.extensions["zerogames"].hand_over("guest-1", "account-1")
+    wait_until(lambda: room.seats[0].uid == "account-1")
+    assert room.host == "account-1" and registry.store.load_room(room.code).seats[0].uid == "account-1"
 
 
 def test_a_request_for_a_room_owned_elsewhere_waits_no_longer_than_the_handover(

@@ -61,7 +61,7 @@ class Owners:
     def take_from_owner(self, code: str) -> Room | None:
         """Ask the live owner to let go of the room, and take it once it has (None if it never does
         within HANDOVER_WAIT seconds)."""
-        self.store.ask_to_let_go(code)
+        self.store.ask_others("let_go", code)
         deadline = time.monotonic() + HANDOVER_WAIT
         while time.monotonic() < deadline:
             time.sleep(HANDOVER_POLL)

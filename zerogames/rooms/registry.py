@@ -189,8 +189,13 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
             self.give_seat(room, seat, new_uid)
 
     def hand_over(self, old_uid: str, new_uid: str) -> None:
-        """A guest signed in to an account on this browser: the guest's seats (and hosting) in the
-        rooms of this process become the account's, but where the account already holds a seat."""
+        """A guest signed in to an account on this browser: the guest's seats (and hosting) become the
+        account's, but where the account already holds a seat: in the rooms of this process, and of
+        every other (on PostgreSQL, each is asked)."""
+        self.hand_over_here(old_uid, new_uid)
+        self.store.ask_others("hand_over", old_uid, new_uid)
+
+    def hand_over_here(self, old_uid: str, new_uid: str) -> None:
         with self.lock:
             rooms = list(self.rooms.values())
         for room in rooms:

@@ -79,4 +79,4 @@ def init_app(app: Flask) -> None:
             if f"{table.templates}/_cards.html" in listed
         }
     registry.restore()
-    store.listen_for_let_go(registry.let_go)
+    store.listen_to_others({"let_go": registry.let_go, "hand_over": registry.hand_over_here})
