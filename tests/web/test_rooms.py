@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 
-from tests.web.conftest import act, create_room, join, on_both_stores, version_of, wait_until, words
+from app import create_app
+from tests.web.conftest import (
+    act,
+    create_room,
+    join,
+    on_both_stores,
+    version_of,
+    wait_until,
+    words,
+)
 from zerogames.rooms import CODE_ALPHABET, Subscriber
 from zerogames.rooms.channels import WAKE_SLICES
 
@@ -138,6 +148,43 @@ def test_a_stale_version_is_refused_and_the_fresh_table_shown(player, registry):
     assert "The table changed before your move arrived" in response.text
     assert version_of(response.text) == room.version
     assert all(bid is None for bid in room.state["bids"])
+    # The fresh table is swapped in by id: the move's form itself swaps nothing.
+    assert '<div id="room" class="room room-playing game-zero_game" hx-swap-oob="true">' in response.text
+
+
+def test_a_stale_move_brings_the_fresh_table_even_to_a_page_that_thinks_its_channel_is_live(player, registry):
+    code, clients, room = started(player, registry)
+    client, _ = turn_client(room, clients)
+    response = client.post(
+        f"/r/{code}/act",
+        data={"action": json.dumps({"type": "bid", "bid": 0}), "version": room.version - 1},
+        headers={"HX-Request": "true", "X-Live": "1"},
+    )
+    assert "The table changed before your move arrived" in response.text
+    assert version_of(response.text) == room.version
+
+
+def test_the_same_move_sent_twice_from_the_same_table_is_made_once_and_silently(player, registry):
+    code, clients, room = started(player, registry)
+    client, seat = turn_client(room, clients)
+    version = room.version
+    bid = json.dumps({"type": "bid", "bid": 0})
+    assert '<p class="notice">' not in act(client, code, bid, version=version).text
+    second = act(client, code, bid, version=version)
+    assert "The table changed" not in second.text and '<p class="notice">' not in second.text
+    assert room.version == version + 1 and room.state["bids"][seat] == 0
+    # Another move from that old table is still refused as stale.
+    other = act(client, code, json.dumps({"type": "bid", "bid": 1}), version=version)
+    assert "The table changed before your move arrived" in other.text
+
+
+def test_a_rebuilt_room_numbers_its_tables_past_the_ones_open_pages_show(player, registry, settings):
+    code, clients, room = started(player, registry)
+    shown = int(re.search(r'data-seq="(\d+)"', clients[0].get(f"/r/{code}").text).group(1))
+    restarted = create_app(settings).extensions["zerogames"].get(code)
+    # A page drops any table numbered below the one it shows: the restarted room's come after.
+    assert restarted.published.seq > shown
+    assert restarted.published.version == room.version
 
 
 def test_a_forged_card_is_refused(player, registry):
@@ -263,6 +310,14 @@ def test_a_rejoin_link_moves_the_seat_to_another_device(player, registry, app):
         "used or is out of date"
         in app.test_client().post(link.replace("http://localhost", ""), follow_redirects=True).text
     )
+
+
+def test_a_player_who_joins_gets_the_rejoin_link_with_the_answer(player):
+    ann, bea = player("Ann"), player("Bea")
+    code = create_room(ann)
+    answer = join(bea, code)
+    assert '<div id="rejoin" hx-swap-oob="true">' in answer.text
+    assert f"/r/{code}/rejoin/" in answer.text
 
 
 def test_live_channels_are_woken_a_slice_of_rooms_at_a_time_and_each_once_a_round(registry):

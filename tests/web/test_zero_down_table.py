@@ -162,11 +162,17 @@ def test_the_pool_size_is_a_room_option(player, registry):
     assert region(page(ann, code), "pool").count('name="action.take"') == 7
 
 
-
 def test_a_stale_swap_is_refused(player, registry):
     code, (_ann, bea, _cal), room = started(player, registry)
     version = version_of(bea.get(f"/r/{code}").text)
     knock(bea, code)
-    answer = act(bea, code, json.dumps({"type": "knock"}), version=version)
-    assert "The table changed" in answer.text or "It is not your turn." in answer.text
-    assert len(room.state["knocks"]) == 1
+    give = room.state["hands"][1][0]
+    answer = act(
+        bea,
+        code,
+        json.dumps({"type": "swap"}),
+        version=version,
+        **{"action.give": give, "action.take": "black3"},
+    )
+    assert "The table changed" in answer.text
+    assert len(room.state["knocks"]) == 1 and give in room.state["hands"][1]

@@ -43,11 +43,14 @@ class Play:
                 )
             if isinstance(action, dict) and action.get("type") in room.rules.host_only and uid != room.host:
                 raise Refused("Only the host may change that.")
+            if room.last_sent.get(own) == (str(version), action):
+                return  # sent twice (a double tap): made once, and the second time is no news
             if str(version) != str(room.version) and not chosen_since_own_move(room, own, version):
                 raise Refused("The table changed before your move arrived: here it is now.", stale=True)
             # A player who moves is back, and takes their seat back from a bot playing it for them.
             self.take_back(room, own)
             self.apply(room, own, action, f"player:{uid}")
+            room.last_sent[own] = (str(version), action)
 
     def apply(self, room: Room, seat: int, action: Any, by: str) -> None:
         """Apply, log durably, then publish (the room's lock is held)."""

@@ -119,6 +119,8 @@ class Room:
         self.action_count = 0  # actions logged so far in the current game
         # Each seat's last move: the table version it made (or the game's first version). See `play`.
         self.acted: dict[int, int] = {}
+        # Each seat's last move as it was sent: the version it was chosen on, and the action. See `play`.
+        self.last_sent: dict[int, tuple[str, Any]] = {}
         self.seq = 0
         self.lock = RoomLock(self)
         self.gone = False  # moved to another process (rooms.owners)

@@ -39,14 +39,19 @@ def find_room(code: str) -> Room:
     return room
 
 
+def rejoin_url(room: Room, uid: str) -> str | None:
+    """The link that moves this identity's seat to another device; None when it holds no seat."""
+    me = room.seat_of(uid)
+    if me is None:
+        return None
+    return guard.external_url("table.rejoin_page", code=room.code, token=rejoin.make_token(room, me, uid))
+
+
 def page_context(room: Room) -> dict[str, Any]:
     uid = identity.current_uid()
     published = room.published
     drawn = render.render_regions(room.code, room.game_id, published)
-    me = room.seat_of(uid)
-    link = None
-    if me is not None:
-        link = guard.external_url("table.rejoin_page", code=room.code, token=rejoin.make_token(room, me, uid))
+    link = rejoin_url(room, uid)
     return {
         "room": viewmodel.room_info(room.code, room.game_id, published, uid),
         "table": tables.TABLES[room.game_id],
@@ -68,8 +73,17 @@ def room(code: str):
     return render_template("room/page.html", **page_context(found))
 
 
-def answer(room: Room, refusal: Refused | None = None) -> Response | Any:
-    """The room as it is now: fresh regions for htmx, a redirect for a plain form."""
+def fresh_table(room: Room) -> str:
+    """The viewer's table as it is now, swapped in by id (the forms that post moves swap nothing)."""
+    published = room.published
+    drawn = render.render_regions(room.code, room.game_id, published)
+    return viewmodel.room_body(drawn.regions, published.status, room.game_id, oob=True)
+
+
+def answer(room: Room, refusal: Refused | None = None, also: str = "") -> Response | Any:
+    """The room as it is now: fresh regions for htmx, a redirect for a plain form.
+
+    `also`: more regions to swap in by id."""
     if not request.headers.get("HX-Request"):
         if refusal:
             flash(refusal.reason, "error")
@@ -78,19 +92,20 @@ def answer(room: Room, refusal: Refused | None = None) -> Response | Any:
     notice = current_app.jinja_env.draw("room/notice.html", {"message": refusal.reason if refusal else None})
     if request.headers.get("X-Live") and not (refusal and refusal.stale):
         # The page's live channel brings the new table (or nothing changed): just the notice.
-        return Response(notice, mimetype="text/html")
-    context = page_context(room)
+        return Response(notice + also, mimetype="text/html")
     # A refusal still answers 200: htmx swaps nothing from an error status, and the player must see
-    # both the reason and the table as it is now.
-    return Response(notice + context["body"], mimetype="text/html")
+    # both the reason and the table as it is now (a page that thought its live channel would bring it
+    # opens a fresh one).
+    return Response(notice + also + fresh_table(room), mimetype="text/html")
 
 
-def attempt(room: Room, change) -> Response | Any:
+def attempt(room: Room, change, also=None) -> Response | Any:
+    """Make the change and answer; `also()` draws more regions for the answer once it is made."""
     try:
         change()
     except Refused as refusal:
         return answer(room, refusal)
-    return answer(room)
+    return answer(room, also=also() if also else "")
 
 
 @bp.post("/r/<code>/join")
@@ -103,7 +118,11 @@ def join(code: str):
         web_registry().join(room, uid, name)
         identity.remember_name(name)
 
-    return attempt(room, take_seat)
+    def rejoin_link() -> str:
+        # The seat is this page's now: so is the link that moves it (see room/rejoin-link.html).
+        return render_template("room/rejoin-link.html", rejoin=rejoin_url(room, uid), oob=True)
+
+    return attempt(room, take_seat, rejoin_link)
 
 
 @bp.post("/r/<code>/leave")

@@ -168,10 +168,12 @@ def version_input(room: RoomInfo) -> str:
     )
 
 
-def room_body(regions: dict[str, str], status: str, game_id: str) -> str:
-    """The #room container: what the live channel sends whole when the layout itself changes."""
+def room_body(regions: dict[str, str], status: str, game_id: str, *, oob: bool = False) -> str:
+    """The #room container: what the live channel sends whole when the layout itself changes, and
+    what an answer carries (`oob`, swapped in by id) when the page's live channel does not."""
     inner = "".join(regions.values())
-    return f'<div id="room" class="room room-{status} game-{game_id}">{inner}</div>'
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return f'<div id="room" class="room room-{status} game-{game_id}"{swap}>{inner}</div>'
 
 
 def action_value(action: dict[str, Any]) -> str:
