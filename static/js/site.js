@@ -1,4 +1,5 @@
-// A little plain JavaScript: live status, copy buttons, arrow keys in a hand, focus kept across swaps.
+// A little plain JavaScript: live status, copy buttons, arrow keys in a hand, focus kept across swaps,
+// and a refusal's notice beside the control that was used.
 (function () {
   "use strict";
 
@@ -6,20 +7,27 @@
     var el = document.getElementById("live-status");
     if (el) { el.textContent = text; el.dataset.state = state; }
   }
+  // The open socket, and its wrapper (which can open a fresh one).
+  var socket = null, channel = null;
   document.addEventListener("htmx:wsOpen", function (event) {
     // Tell the server what this page shows, so that it sends only what changed since (and never
     // the whole table over what a player is typing).
     var shown = document.getElementById("room-version");
     var hello = shown ? { seq: shown.dataset.seq } : {};
     event.detail.socketWrapper.sendImmediately(JSON.stringify(hello));
-    live = true;
+    socket = event.detail.event.target;
+    channel = event.detail.socketWrapper;
     liveStatus("Live", "open");
   });
-  document.addEventListener("htmx:wsClose", function () { live = false; liveStatus("Reconnecting…", "closed"); });
+  document.addEventListener("htmx:wsClose", function (event) {
+    // A socket given up for a fresh one may report its close after the fresh one opened.
+    if (event.detail.event.target !== socket) return;
+    socket = null;
+    liveStatus("Reconnecting…", "closed");
+  });
   // While the live channel is open, an answer need not carry the table: the push brings it.
-  var live = false;
   document.addEventListener("htmx:configRequest", function (event) {
-    if (live) event.detail.headers["X-Live"] = "1";
+    if (socket) event.detail.headers["X-Live"] = "1";
   });
 
   document.addEventListener("click", function (event) {
@@ -53,6 +61,27 @@
       var notice = /<div id="notice"[\s\S]*?<\/div>/.exec(event.detail.serverResponse);
       event.detail.serverResponse = notice ? notice[0] : "";
     }
+  });
+
+  // An answer that brings the table (a stale move's) while live: the channel failed, open a fresh
+  // one. A refusal floats above the control used.
+  var used = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var trigger = event.detail.requestConfig.triggeringEvent;
+    used = (trigger && trigger.submitter) || event.detail.elt;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var holder = document.getElementById("notice-holder");
+    var near = used && used.isConnected ? used : document.activeElement;
+    if (socket && /<div id="room"/.test(event.detail.xhr.responseText)) channel.reconnect();
+    if (holder) requestAnimationFrame(function () {
+      holder.className = holder.textContent.trim() && near && near.closest("#room") ? "beside" : "";
+      if (!holder.className) return;
+      var box = near.getBoundingClientRect();
+      var top = box.top - holder.offsetHeight - 6;
+      holder.style.left = Math.max(8, Math.min(box.left, innerWidth - holder.offsetWidth - 8)) + scrollX + "px";
+      holder.style.top = (top < 0 ? box.bottom + 6 : top) + scrollY + "px";
+    });
   });
 
   // In a hand, left and right move between the cards you may play; Enter plays the focused one.
