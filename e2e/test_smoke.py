@@ -19,3 +19,12 @@ def test_the_site_runs_within_its_content_security_policy(page, server):
     expect(page.locator("#hand")).to_be_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('.group-label')).getPropertyValue('--row')")
     assert blocked == []
+
+
+def test_the_home_page_shows_the_options_of_the_game_picked_only(page, server):
+    page.goto(server.url)
+    expect(page.get_by_label("Cabo: Seen cards")).to_be_hidden()
+    expect(page.get_by_label("Zero Down: Pool size (with two players, always 9)")).to_be_hidden()
+    page.get_by_role("group", name="Game").get_by_text("Cabo", exact=True).click()
+    expect(page.get_by_label("Cabo: Seen cards")).to_be_visible()
+    expect(page.get_by_label("Zero Down: Pool size (with two players, always 9)")).to_be_hidden()

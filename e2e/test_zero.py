@@ -218,6 +218,10 @@ def test_one_human_and_two_easy_bots_finish_a_game(page, server):
     check_access(page, "Zero mid-round")
     play_until_over([page], take_turn=take_zero_turn, limit=150)
     expect(headline(page)).to_contain_text("Game over")
+    # On a desktop the game's end keeps its two columns, however many safe sets the players laid.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    widths = {name: page.locator(f"#{name}").bounding_box()["width"] for name in ("status", "seats")}
+    assert widths["status"] > 1.5 * widths["seats"], widths
     expect(page.locator("#status .ranking li")).to_have_count(3)
     check_access(page, "Zero over")
     expect(page.get_by_role("button", name="Play again")).to_be_visible()
