@@ -61,6 +61,25 @@ def test_codes_are_case_insensitive(player):
     assert ann.get(f"/r/{code.lower()}").status_code == 302
 
 
+def test_joining_by_code_finds_a_room_of_another_process(tmp_path):
+    """Two processes behind the README's proxy, sharing the database: a code typed on the one that
+    does not own it is sent to /r/CODE, which the proxy routes to the owner, which shows the room."""
+    shards = [
+        create_app({"TESTING": True, "DATABASE": str(tmp_path / "shared.db"), "SHARD": f"{i}/2", "DEV": True})
+        for i in range(2)
+    ]
+    owner, other = shards[1].test_client(), shards[0].test_client()
+    owner.name = "Ann"
+    code = create_room(owner)
+    assert not shards[0].extensions["zerogames"].owns(code)
+    response = other.get(f"/join?code={code.lower()}")
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/r/{code}")
+    assert "Ann" in owner.get(response.headers["Location"]).text
+    # A code of its own that names no room is still answered where it was typed.
+    own_code = next(c for c in ("AAAA", "BBBB") if shards[0].extensions["zerogames"].owns(c))
+    assert "No table has the code" in other.get(f"/join?code={own_code}", follow_redirects=True).text
+
+
 def test_an_unknown_code_says_so(player):
     ann = player("Ann")
     response = ann.get("/join?code=ZZZZ", follow_redirects=True)

@@ -30,7 +30,10 @@ class LightDeflate(PerMessageDeflate):
     ones before it. With a thousand sockets open, though, zlib's default state (256 KB a socket, hash
     tables read at random) no longer fits any cache, and each push costs a tenth of a millisecond more.
     A small hash table and the fastest level halve that, for a few more bytes (about 270 a push, where
-    3,000 are allowed)."""
+    3,000 are allowed).
+
+    It reaches past wsproto's public API (`_compressor`, `_compressible_opcode`) and replaces the name
+    simple-websocket offers it by: both are pinned in pyproject.toml."""
 
     def frame_outbound(self, proto: Any, opcode: Any, rsv: Any, data: bytes, fin: bool) -> Any:
         if self._compressor is None and self._compressible_opcode(opcode):
