@@ -6,16 +6,17 @@ import json
 
 from tests.web.conftest import act, create_room, headline, join, page, words
 from zerogames.games.cabo import RULES
+from zerogames.games.cards import STANDARD_DECK
 
 
-def started(player, registry):
-    """Ann (host), Bea and Cal at a Cabo table, Ann dealing, so Bea plays first."""
+def started(player, registry, deck=None):
+    """Ann (host), Bea and Cal at a Cabo table, Ann dealing, so Bea plays first (from `deck`, if given)."""
     ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
     code = create_room(ann, game="cabo")
     join(bea, code)
     join(cal, code)
     room = registry.get(code)
-    registry.set_options(room, room.host, {"dealer": 0})
+    registry.set_options(room, room.host, {"dealer": 0} | ({"decks": [deck]} if deck else {}))
     ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
     assert room.status == "playing"
     return code, (ann, bea, cal), room
@@ -63,20 +64,20 @@ def test_only_the_host_may_switch_assist_mode(player, registry):
 
 
 def test_a_discard_opens_snaps_on_every_slot_and_the_words_tell_it(player, registry):
-    code, (ann, bea, cal), room = started(player, registry)
+    # Twelve cards dealt, the thirteenth turned up, and Bea draws the fourteenth: a 5, with no power.
+    deck = [card for card in STANDARD_DECK if card != "5H"]
+    code, (ann, bea, cal), room = started(player, registry, deck[:13] + ["5H"] + deck[13:])
     for client in (ann, bea, cal):
         peek(client, code)
     act(bea, code, json.dumps({"type": "draw"}))
     drawn = room.state["drawn"]
+    assert drawn == "5H"
     html = page(bea, code)
     assert "Discard it" in html and "Keep the drawn card in place of your card 1" in html
     act(bea, code, json.dumps({"type": "discard"}))
     html = page(ann, code)
-    if room.state["step"] == "power":
-        assert "Snap" not in words(html)
-    else:
-        assert 'aria-label="Snap Bea\'s card 2"' in html
-        assert 'aria-label="Snap your card 4"' in html
-        assert headline(html).startswith("Waiting for")
+    assert 'aria-label="Snap Bea\'s card 2"' in html
+    assert 'aria-label="Snap your card 4"' in html
+    assert headline(html).startswith("Waiting for")
     assert "Bea discarded the" in words(html)
     assert RULES.view(room.state, 0)["discard"] == drawn
