@@ -68,6 +68,37 @@ def assert_refused(rules: Game, state: State, seat: int, action: Any, now: float
         raise AssertionError(f"seat {seat} was allowed {action!r}")
 
 
+def check_agreement(
+    rules: Game,
+    state: State,
+    seats: list[tuple[int, list[dict]]],
+    others: list[dict],
+    now: float,
+    rng: random.Random,
+) -> None:
+    """`legal_actions` and `apply` agree: listed actions apply (a few of each acting seat's), and
+    actions listed elsewhere in the game but not for this seat now are refused with a reason."""
+    for seat, legal in seats:
+        for action in rng.sample(legal, min(AGREEMENT_SAMPLE, len(legal))):
+            try:
+                rules.apply(state, seat, action, now)
+            except IllegalAction as refusal:
+                raise AssertionError(
+                    f"seat {seat} was listed {action!r} but refused: {refusal.reason}"
+                ) from None
+        for action in rng.sample(others, min(AGREEMENT_SAMPLE, len(others))):
+            if action not in legal:
+                assert_refused(rules, state, seat, action, now)
+        others.append(rng.choice(legal))
+    del others[:-OTHERS_KEPT]
+
+
+# How many listed actions of each acting seat are applied at each step, and how many actions listed
+# earlier are offered to it; how many earlier actions are kept to offer.
+AGREEMENT_SAMPLE = 3
+OTHERS_KEPT = 200
+
+
 def check_views(
     rules: Game,
     state: State,
@@ -116,16 +147,20 @@ def random_playout(
 ) -> Playout:
     """Play one game with random legal actions (from random seats), checking invariants at each step.
 
-    At every step: apply leaves its input unchanged; every card is accounted for; no view holds a
-    secret card (nor, `later[0]` seconds on, a card of `later[1]`); the state survives dump/load (the
-    game goes on from the loaded copy); a seat with no legal action and a nonsense action are both
-    refused with a reason. At the end: the game ended, and replaying the log from the start rebuilds
-    the same state. The clock moves on by `seconds_per_action` on average; `pick` chooses the moves.
+    At every step: legal_actions and apply agree (check_agreement); apply leaves its input unchanged;
+    every card is accounted for; no view holds a secret card (nor, `later[0]` seconds on, a card of
+    `later[1]`); the state survives dump/load (the game goes on from the loaded copy); a seat with no
+    legal action and a nonsense action are both refused with a reason. At the end: the game ended,
+    and replaying the log from the start rebuilds the same state. The clock moves on by
+    `seconds_per_action` on average; `pick` chooses the moves.
     """
     rng = random.Random(seed)
     options = dict(options or {})
     playout = Playout(players, seed, options)
     full_deck = Counter(deck) if deck is not None else None
+    others: list[dict] = []
+    # The agreement checks draw from a generator of their own: the games played stay as they were.
+    sampler = random.Random(f"{seed}/agreement")
     state = rules.new_game(players, seed, options)
     now = 0.0
     for _ in range(max_actions):
@@ -140,6 +175,7 @@ def random_playout(
             if idle:
                 assert_refused(rules, state, rng.choice(idle), action, now)
             assert_refused(rules, state, seat, {"type": "no-such-action"}, now)
+            check_agreement(rules, state, seats, others, now, sampler)
         new = rules.apply(state, seat, action, now)
         playout.log.append((seat, action, now))
         if checks:

@@ -388,12 +388,12 @@ def test_a_seat_sees_its_own_hand_the_pool_and_only_the_sizes_of_the_others():
     state = game(players=3, dealer=0, hands={0: EXAMPLE})
     view = RULES.view(state, 0)
     assert view["hand"] == sorted(EXAMPLE, key=DECK.index)
-    assert view["hand_points"] == 20
+    assert view["hand_score"]["points"] == 20
     assert view["pool"] == list(state["pool"])
     assert view["hand_sizes"] == [9, 9, 9]
     assert not strings_in(view) & (set(state["hands"][1]) | set(state["hands"][2]) | set(state["out"]))
     spectator = RULES.view(state, None)
-    assert spectator["hand"] == [] and spectator["hand_points"] is None and spectator["legal"] == []
+    assert spectator["hand"] == [] and spectator["hand_score"] is None and spectator["legal"] == []
 
 
 def test_every_swap_and_knock_is_public_with_both_swapped_cards():
@@ -449,6 +449,9 @@ def test_after_a_round_ends_every_hand_is_shown_face_up_with_its_scoring():
             "counted": [5, 7, 8],
             "points": 20,
             "zero": False,
+            "colours": [["red", 5], ["yellow", 2], ["green", 1], ["blue", 1]],
+            "numbers": [[1, 1], [2, 1], [3, 1], [4, 1], [5, 2], [7, 2], [8, 1]],
+            "set_size": 5,
         }
         assert last_round["points"] == points and points[2] == 20
         assert view["scores"] == points
@@ -469,7 +472,14 @@ def test_views_never_hold_a_card_hidden_from_that_seat():
                 hidden = unseen(state, seat)
                 now = {key: value for key, value in view.items() if key != "last_rounds"}
                 assert not strings_in(now) & hidden
-                assert view["last_rounds"] == RULES.dump(state)["last_rounds"]
+                # The last rounds as they were, each hand's scoring with what the hand holds besides.
+                kept = RULES.dump(state)["last_rounds"]
+                assert [{**shown, "scoring": None} for shown in view["last_rounds"]] == [
+                    {**summary, "scoring": None} for summary in kept
+                ]
+                for shown, summary in zip(view["last_rounds"], kept, strict=True):
+                    for their, scoring in zip(shown["scoring"], summary["scoring"], strict=True):
+                        assert {key: their[key] for key in scoring} == scoring
                 assert all(summary["round"] <= state["round"] for summary in view["last_rounds"])
             seat = state["turn"]
             state = RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))

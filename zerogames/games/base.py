@@ -8,7 +8,7 @@ action changes, so the state it was given is left as it was, cheaply.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 State = dict[str, Any]
@@ -54,6 +54,10 @@ class SharedAction(dict):
 
     def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
         return (dict, (dict(self),))
+
+
+# What an action may be made as: a plain dict (a form's, a test's) or one handed out by legal_actions.
+ACTION_TYPES = (dict, SharedAction)
 
 
 def action_type(action: Any) -> str:
@@ -118,6 +122,32 @@ class Side(NamedTuple):
 def plain(value: Any) -> bool:
     """A value an action's field may hold: a string, a whole number, a truth value or nothing."""
     return value is None or type(value) in (str, int, bool)
+def one_of(action: Any, kind: str, key: str, values: Sequence[Any], made: Any) -> Action | None:
+    """`made[value]`, the listed action `action` asks for, if it is a `kind` whose `key` is one of
+    `values` (and of their type: True is no 1); else None."""
+    if type(action) not in ACTION_TYPES or len(action) != 2 or action.get("type") != kind:
+        return None
+    value = action.get(key)
+    if value not in values or type(value) is not type(values[0]):
+        return None
+    return made[value]
+
+
+def listed(legal: list[Action], wanted: Any) -> Action | None:
+    """The action of `legal` that `wanted` is, if any."""
+    # Bots and tests hand back the listed action itself: found by identity, compared with nothing.
+    for action in legal:
+        if action is wanted:
+            return action
+    try:
+        found = legal[legal.index(wanted)]
+    except ValueError:
+        return None
+    # `==` takes True for 1 and 1.0 for 1: an action made apart from the list (a form's, a test's) must
+    # have values of the listed types too.
+    if found is not wanted and any(type(wanted[key]) is not type(value) for key, value in found.items()):
+        return None
+    return found
 
 
 class Game:
@@ -167,6 +197,56 @@ class Game:
             if not (plain(value) or (type(value) is list and all(plain(item) for item in value))):
                 raise IllegalAction("That move holds a value that could not be read.")
         return action
+
+    # Who may do what: one check. `apply` does an action only if `legal_actions` lists it, so that
+    # the list and the check cannot disagree; a game writes the list (`legal_actions`), the effects
+    # (`perform`) and, for an action it refuses, the reason (`refusal`).
+
+    def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
+        """Every action `seat` may take now; [] when it may not act (a spectator, a finished game)."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
+        """The state after `seat` does `action`, if `legal_actions` lists it; else IllegalAction with
+        the reason. Never changes `state`."""
+        found = (
+            self.legal_move(state, seat, action, now)
+            if type(seat) is int and 0 <= seat < state["players"]
+            else None
+        )
+        return self.perform(state, seat, found or self.check(state, seat, action, now), now)
+
+    def check(self, state: State, seat: int, action: Any, now: float) -> Action:
+        """The listed action that `action` asks for (as listed: shared, its values of the listed
+        types), or IllegalAction with the reason it is refused."""
+        if type(seat) is not int or not 0 <= seat < state["players"]:
+            raise IllegalAction("Only a player at the table may act.")
+        found = self.legal_move(state, seat, action, now)
+        if found is None:
+            action_type(action)
+            found = self.legal_move(state, seat, self.listed_form(state, seat, action), now)
+        if found is None:
+            raise IllegalAction(self.refusal(state, seat, action, now) or "That move is not allowed now.")
+        return found
+
+    def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
+        """The action of `legal_actions` that `action` is, if any. A game may answer from what its list
+        is made of (the cards a seat may play), without making the list: the same check, sooner."""
+        return listed(self.legal_actions(state, seat, now), action)
+
+    def listed_form(self, state: State, seat: int, action: Action) -> Action:
+        """The action as `legal_actions` would list it, for a game that takes other spellings of one
+        move (its own slot by number alone, a pair in either order); most take only the listed one."""
+        return action
+
+    def refusal(self, state: State, seat: int, action: Action, now: float) -> str | None:
+        """Why an action the list leaves out is refused, in the player's words (None: no better reason
+        than that it is not allowed now). Asked only once the action is known to be refused."""
+        raise NotImplementedError
+
+    def perform(self, state: State, seat: int, action: Action, now: float) -> State:
+        """The state after a listed action."""
+        raise NotImplementedError
 
     def dump(self, state: State) -> dict[str, Any]:
         return thaw(state)

@@ -27,6 +27,7 @@ from .base import (
     whole_number,
     winners,
 )
+from .base import listed as listed_action
 from .cards import STANDARD_DECK, deal, shuffle
 
 OPTIONS = {"memory", "sighting_seconds", "dealer", "decks"}
@@ -40,6 +41,8 @@ LIMIT = 100
 HALFWAY = 50
 # What a losing caller adds to their total.
 CALLER_BEATEN = 5
+# The scoring figures as a view gives them to the table.
+LIMITS = {"limit": LIMIT, "halfway": HALFWAY, "caller_beaten": CALLER_BEATEN}
 OPENING_PAIRS = tuple(combinations(range(SLOTS), 2))
 
 # Legal actions are listed after every action, snaps for every seat: those that name no card are made
@@ -69,6 +72,11 @@ POWERS: dict[str, tuple[int, str, bool]] = {
     "KS": (2, "any", True),
     "KC": (2, "any", True),
 }
+
+
+def drawn_has_power(state: State) -> bool:
+    """Whether the drawn card, discarded, would give its power."""
+    return state["drawn"] is not None and power_of(state["drawn"]) is not None
 
 
 def power_of(card: str) -> tuple[int, str, bool] | None:
@@ -129,45 +137,70 @@ class Cabo(Game):
 
     # Who may do what
 
+    def __init__(self) -> None:
+        # Each seat's last list of moves, with the state it was made for: `apply` checks a move
+        # against the list the table was just handed, without making it again (Cabo's lists are long).
+        self.last_listed: dict[int, tuple[State, list[Action]]] = {}
+
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        # Switching memory mode is accepted from any seat during the opening peeks but is a table
-        # setting, not a move: listing it would keep every ready seat "to act" (and bots flipping it).
         if seat is None:
             return []
-        phase = state["phase"]
-        if phase != "play":
-            if phase == "peek" and state["peeks"][seat] is None:
-                return [{"type": "peek", "slots": [a, b]} for a, b in OPENING_PAIRS]
-            return []
-        handover = state["handover"]
-        if handover is not None:
-            return own_cards(state, seat, GIVES) if seat == handover[0] else []
-        step = state["step"]
-        if seat == state["turn"]:
-            if step == "drawn":
-                return [*own_cards(state, seat, KEEPS), DISCARD]
-            if step == "power":
-                return power_actions(state, seat)
-            actions = [DRAW, *own_cards(state, seat, TAKES)]
-            if state["caller"] is None:
-                actions.append(CABO)
-            if state["window"]:
-                actions += snaps(state, seat)
-            return actions
-        if state["window"] and step == "start":
-            return list(snaps(state, seat))
-        return []
+        made = moves(state, seat)
+        if made:
+            self.last_listed[seat] = (state, made)
+        return list(made)
 
-    def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
-        kind = action_type(action)
-        act = ACTIONS.get(kind)
-        if act is None:
-            raise IllegalAction("That is not an action of Cabo.")
+    def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
+        last = self.last_listed.get(seat)
+        return listed_action(last[1] if last is not None and last[0] is state else moves(state, seat), action)
+
+    def check(self, state: State, seat: int, action: Any, now: float) -> Action:
+        # Switching memory mode is accepted from any seat during the opening peeks but is a table
+        # setting, not a move: listing it would keep every ready seat "to act" (and bots flipping it).
+        if action_type(action) != "memory":
+            return super().check(state, seat, action, now)
+        if type(seat) is not int or not 0 <= seat < state["players"]:
+            raise IllegalAction("Only a player at the table may act.")
         if state["phase"] == "over":
             raise IllegalAction("The game is over.")
-        if type(seat) is not int or not 0 <= seat < state["players"]:
-            raise IllegalAction("Only a player at the table may do that.")
-        return act(state, seat, action, now)
+        memory_check(state, action)
+        return {"type": "memory", "on": action["on"]}
+
+    def listed_form(self, state: State, seat: int, action: Action) -> Action:
+        """Other spellings of a listed move: one's own slot as [seat, slot], a look or a snap at one's
+        own card without its seat, a pair picked in either order."""
+        kind = action["type"]
+        if kind in ("keep", "take", "give"):
+            ref = action.get("slot")
+            if slot_ref(ref) and ref[0] == seat:
+                return {"type": kind, "slot": ref[1]}
+        elif kind in ("look", "snap") and "seat" not in action:
+            return {**action, "seat": seat}
+        elif kind == "peek":
+            slots = action.get("slots")
+            if slot_ref(slots):
+                return {"type": kind, "slots": sorted(slots)}
+        elif kind == "swap":
+            pair = [own_ref(seat, action.get("a")), own_ref(seat, action.get("b"))]
+            if all(map(slot_ref, pair)):
+                a, b = sorted(list(ref) for ref in pair)
+                return {"type": kind, "a": a, "b": b}
+        return action
+
+    def perform(self, state: State, seat: int, action: Action, now: float) -> State:
+        return ACTIONS[action["type"]](state, seat, action, now)
+
+    def refusal(self, state: State, seat: int, action: Action, now: float) -> str | None:
+        checked = CHECKS.get(action["type"])
+        if checked is None:
+            return "That is not an action of Cabo."
+        if state["phase"] == "over":
+            return "The game is over."
+        try:
+            checked(state, seat, action)
+        except IllegalAction as refused:
+            return refused.reason
+        return None
 
     # Scoring
 
@@ -232,6 +265,7 @@ class Cabo(Game):
             "discards": len(state["pile"]),
             "drawing": turn if state["drawn"] is not None else None,
             "drawn": state["drawn"] if seat is not None and seat == turn else None,
+            "drawn_power": seat is not None and seat == turn and drawn_has_power(state),
             "power": {"seat": turn, **listed(power)} if power is not None else None,
             "snap_window": state["window"],
             "handover": {"seat": handover[0], "to": list(handover[1:])} if handover is not None else None,
@@ -239,6 +273,7 @@ class Cabo(Game):
             "final_turns": final_turns(state),
             "memory": state["memory"],
             "sighting_seconds": state["sighting_seconds"],
+            "limits": LIMITS,
             "scores": list(state["scores"]),
             "history": [listed(summary) for summary in state["history"]],
             # The reveal stays on the table while the next round's peeks are chosen (and at the end).
@@ -269,6 +304,33 @@ class Cabo(Game):
 # Set-up
 
 
+def moves(state: State, seat: int) -> list[Action]:
+    """What `seat` may do now (the list legal_actions hands out)."""
+    phase = state["phase"]
+    if phase != "play":
+        if phase == "peek" and state["peeks"][seat] is None:
+            return [{"type": "peek", "slots": [a, b]} for a, b in OPENING_PAIRS]
+        return []
+    handover = state["handover"]
+    if handover is not None:
+        return own_cards(state, seat, GIVES) if seat == handover[0] else []
+    step = state["step"]
+    if seat == state["turn"]:
+        if step == "drawn":
+            return [*own_cards(state, seat, KEEPS), DISCARD]
+        if step == "power":
+            return power_actions(state, seat)
+        actions = [DRAW, *own_cards(state, seat, TAKES)]
+        if state["caller"] is None:
+            actions.append(CABO)
+        if state["window"]:
+            actions += snaps(state, seat)
+        return actions
+    if state["window"] and step == "start":
+        return list(snaps(state, seat))
+    return []
+
+
 def deal_round(state: State) -> State:
     """Shuffle, deal four each from the dealer's left, turn up the next card; then the opening peeks."""
     players, dealer = state["players"], state["dealer"]
@@ -294,8 +356,7 @@ def deal_round(state: State) -> State:
     }
 
 
-def peek(state: State, seat: int, action: Action, now: float) -> State:
-    """Pick two of one's own slots and say ready; when all are ready, all see theirs at once."""
+def peek_check(state: State, seat: int, action: Action) -> None:
     if state["phase"] != "peek":
         raise IllegalAction("The opening peeks are over.")
     if state["peeks"][seat] is not None:
@@ -308,6 +369,11 @@ def peek(state: State, seat: int, action: Action, now: float) -> State:
         or slots[0] == slots[1]
     ):
         raise IllegalAction("Pick two different cards of your own, slots 0 to 3.")
+
+
+def peek(state: State, seat: int, action: Action, now: float) -> State:
+    """Pick two of one's own slots and say ready; when all are ready, all see theirs at once."""
+    slots = action["slots"]
     peeks = replaced(state["peeks"], seat, tuple(slots))
     last = {"seat": seat, "type": "peek", "slots": tuple(slots)}
     if None in peeks:
@@ -327,13 +393,16 @@ def peek(state: State, seat: int, action: Action, now: float) -> State:
     }
 
 
-def switch_memory(state: State, seat: int, action: Action, now: float) -> State:
-    """Memory mode on or off (assist mode), only between rounds: while the opening peeks are chosen."""
+def memory_check(state: State, action: Action) -> None:
     if state["phase"] != "peek":
         raise IllegalAction("Memory mode can be switched only between rounds, during the opening peeks.")
-    on = action.get("on")
-    if not isinstance(on, bool):
+    if not isinstance(action.get("on"), bool):
         raise IllegalAction("Say whether memory mode is to be on (true) or off (false).")
+
+
+def switch_memory(state: State, seat: int, action: Action, now: float) -> State:
+    """Memory mode on or off (assist mode), only between rounds: while the opening peeks are chosen."""
+    on = action["on"]
     return {**state, "memory": on, "last": {"seat": seat, "type": "memory", "on": on}}
 
 
@@ -342,7 +411,6 @@ def switch_memory(state: State, seat: int, action: Action, now: float) -> State:
 
 def draw(state: State, seat: int, action: Action, now: float) -> State:
     """The deck's top card, seen by the drawer alone until it is kept or discarded."""
-    require_turn(state, seat, "start")
     last: dict[str, Any] = {"seat": seat, "type": "draw"}
     if not state["deck"]:
         last["reshuffled"] = True
@@ -355,8 +423,7 @@ def draw(state: State, seat: int, action: Action, now: float) -> State:
 
 def keep(state: State, seat: int, action: Action, now: float) -> State:
     """Swap the drawn card into one's own slot; the card that was there goes face up onto the pile."""
-    require_turn(state, seat, "drawn")
-    slot = own_slot(state, seat, action.get("slot"))
+    slot = action["slot"]
     card = state["drawn"]
     hands, out = placed(state["hands"], seat, slot, card)
     # Seen until kept, then for the sighting's seconds.
@@ -368,7 +435,6 @@ def keep(state: State, seat: int, action: Action, now: float) -> State:
 
 def discard(state: State, seat: int, action: Action, now: float) -> State:
     """Discard the drawn card face up; a card with a power lets the drawer use it now."""
-    require_turn(state, seat, "drawn")
     card = state["drawn"]
     state = {**state, **landed(state, card), "drawn": None}
     last = {"seat": seat, "type": "discard", "card": card}
@@ -382,8 +448,7 @@ def discard(state: State, seat: int, action: Action, now: float) -> State:
 
 def take(state: State, seat: int, action: Action, now: float) -> State:
     """The top discard, seen by all, into one's own slot; that slot's card goes face up onto the pile."""
-    require_turn(state, seat, "start")
-    slot = own_slot(state, seat, action.get("slot"))
+    slot = action["slot"]
     pile = state["pile"]
     card = pile[-1]
     hands, out = placed(state["hands"], seat, slot, card)
@@ -394,11 +459,14 @@ def take(state: State, seat: int, action: Action, now: float) -> State:
     return end_turn({**state, **landed(state, out)}, last)
 
 
-def call_cabo(state: State, seat: int, action: Action, now: float) -> State:
-    """The caller's turn ends at once and their hand is locked; the others take one final turn each."""
+def cabo_check(state: State, seat: int, action: Action) -> None:
     require_turn(state, seat, "start")
     if state["caller"] is not None:
         raise IllegalAction("Cabo has already been called this round.")
+
+
+def call_cabo(state: State, seat: int, action: Action, now: float) -> State:
+    """The caller's turn ends at once and their hand is locked; the others take one final turn each."""
     # Starting a turn shuts the snap window.
     return end_turn({**state, "caller": seat, "window": False}, {"seat": seat, "type": "cabo"})
 
@@ -440,6 +508,10 @@ def require_power(state: State, seat: int) -> dict[str, Any]:
     return state["power"]
 
 
+def skip_check(state: State, seat: int, action: Action) -> None:
+    require_power(state, seat)
+
+
 def power_actions(state: State, seat: int) -> list[Action]:
     power = state["power"]
     if power["looks"]:
@@ -466,8 +538,7 @@ def looks_allowed(state: State, seat: int, power: dict[str, Any]) -> list[Action
     ]
 
 
-def look(state: State, seat: int, action: Action, now: float) -> State:
-    """A power's look: the looker alone sees the card, for the sighting's seconds."""
+def look_check(state: State, seat: int, action: Action) -> None:
     power = require_power(state, seat)
     if not power["looks"]:
         raise IllegalAction("This power has no look left: swap two cards or skip.")
@@ -478,6 +549,12 @@ def look(state: State, seat: int, action: Action, now: float) -> State:
         raise IllegalAction("A 9 or a 10 looks at another player's card.")
     if (target, slot) == power["looked"]:
         raise IllegalAction("A black king looks at two different cards: pick another one.")
+
+
+def look(state: State, seat: int, action: Action, now: float) -> State:
+    """A power's look: the looker alone sees the card, for the sighting's seconds."""
+    power = state["power"]
+    target, slot = action["seat"], action["slot"]
     card = state["hands"][target][slot]
     state = {**state, "sightings": sighted(state, seat, card, now)}
     last = {"seat": seat, "type": "look", "target": (target, slot)}
@@ -487,8 +564,7 @@ def look(state: State, seat: int, action: Action, now: float) -> State:
     return {**state, "power": {**power, "looks": looks, "looked": (target, slot)}, "last": last}
 
 
-def swap(state: State, seat: int, action: Action, now: float) -> State:
-    """A power's swap of any two cards on the board: public which two slots, never which cards."""
+def swap_check(state: State, seat: int, action: Action) -> None:
     power = require_power(state, seat)
     if not power["swap"]:
         raise IllegalAction("This power has no swap.")
@@ -498,9 +574,13 @@ def swap(state: State, seat: int, action: Action, now: float) -> State:
     b = slot_named(state, seat, action.get("b"))
     if a == b:
         raise IllegalAction("Swap two different cards.")
-    caller = state["caller"]
-    if caller in (a[0], b[0]):
+    if state["caller"] in (a[0], b[0]):
         raise IllegalAction("The caller's cards are locked: no swap may involve them.")
+
+
+def swap(state: State, seat: int, action: Action, now: float) -> State:
+    """A power's swap of any two cards on the board: public which two slots, never which cards."""
+    a, b = tuple(action["a"]), tuple(action["b"])
     hands, card_a = placed(state["hands"], a[0], a[1], state["hands"][b[0]][b[1]])
     hands, _ = placed(hands, b[0], b[1], card_a)
     # The sightings name the cards, so whoever has seen one sees it in its new place.
@@ -509,7 +589,6 @@ def swap(state: State, seat: int, action: Action, now: float) -> State:
 
 def skip(state: State, seat: int, action: Action, now: float) -> State:
     """End what is left of a power."""
-    require_power(state, seat)
     return end_turn(state, {"seat": seat, "type": "skip"})
 
 
@@ -571,8 +650,7 @@ def snappable(target: int, hand: tuple) -> tuple[SharedAction, ...]:
     return targets
 
 
-def snap(state: State, seat: int, action: Action, now: float) -> State:
-    """Claim a slot's card has the top discard's rank; the card is turned face up for everyone."""
+def snap_check(state: State, seat: int, action: Action) -> None:
     require_phase_play(state)
     if not state["window"]:
         raise IllegalAction("Too late: the snap window has shut.")
@@ -580,7 +658,7 @@ def snap(state: State, seat: int, action: Action, now: float) -> State:
         raise IllegalAction("Wait: nobody may snap while a power is being used.")
     if state["handover"] is not None:
         raise IllegalAction("Too late: another snap hit first; wait until its card is handed over.")
-    target, slot = slot_named(
+    target, _ = slot_named(
         state, seat, (action.get("seat", seat), action.get("slot")), "Too late: that card has already gone."
     )
     hands = state["hands"]
@@ -591,6 +669,13 @@ def snap(state: State, seat: int, action: Action, now: float) -> State:
         raise IllegalAction("Snapping another player's card needs at least two cards in your hand.")
     if target == state["caller"] and not own:
         raise IllegalAction("The caller's cards are locked: nobody else may snap them.")
+
+
+def snap(state: State, seat: int, action: Action, now: float) -> State:
+    """Claim a slot's card has the top discard's rank; the card is turned face up for everyone."""
+    target, slot = action["seat"], action["slot"]
+    hands = state["hands"]
+    own = target == seat
     card = hands[target][slot]
     # Kings match kings whatever their colour: the rank alone counts.
     hit = card[0] == state["pile"][-1][0]
@@ -612,16 +697,20 @@ def snap(state: State, seat: int, action: Action, now: float) -> State:
     return {**state, **deck, "sightings": sightings, "hands": hands, "last": last}
 
 
-def give(state: State, seat: int, action: Action, now: float) -> State:
-    """After a hit on another's card: hand one of one's own cards face down into the emptied slot."""
+def give_check(state: State, seat: int, action: Action) -> None:
     require_phase_play(state)
     handover = state["handover"]
     if handover is None:
         raise IllegalAction("There is no card to hand over.")
-    snapper, target, empty = handover
-    if seat != snapper:
+    if seat != handover[0]:
         raise IllegalAction("Wait until the card is handed over.")
-    slot = own_slot(state, seat, action.get("slot"))
+    own_slot(state, seat, action.get("slot"))
+
+
+def give(state: State, seat: int, action: Action, now: float) -> State:
+    """After a hit on another's card: hand one of one's own cards face down into the emptied slot."""
+    _, target, empty = state["handover"]
+    slot = action["slot"]
     hands, card = placed(state["hands"], seat, slot, None)
     # The snapper's slot it came from stays empty for the rest of the round.
     hands, _ = placed(hands, target, empty, card)
@@ -811,6 +900,16 @@ def slot_named(state: State, seat: int, ref: Any, empty: str | None = None) -> t
     return target, slot
 
 
+def slot_ref(ref: Any) -> bool:
+    """Whether `ref` is a pair of slot numbers (a seat and a slot, or a peek's two slots)."""
+    return type(ref) in (list, tuple) and len(ref) == 2 and type(ref[0]) is int and type(ref[1]) is int
+
+
+def own_ref(seat: int, ref: Any) -> Any:
+    """One's own slot named by its number alone, as [seat, slot]."""
+    return [seat, ref] if type(ref) is int else ref
+
+
 def own_slot(state: State, seat: int, ref: Any) -> int:
     target, slot = slot_named(state, seat, ref)
     if target != seat:
@@ -837,6 +936,31 @@ def landed(state: State, card: str) -> dict[str, Any]:
     return {"pile": (*state["pile"], card), "sightings": sightings, "window": True}
 
 
+def turn_check(step: str) -> Any:
+    """The check of a move that needs only the seat's turn at `step` (and, with a slot, its own card)."""
+
+    def check(state: State, seat: int, action: Action) -> None:
+        require_turn(state, seat, step)
+        if action["type"] in ("keep", "take"):
+            own_slot(state, seat, action.get("slot"))
+
+    return check
+
+
+# What each action does once listed, and the checks that say why one is refused.
+CHECKS = {
+    "peek": peek_check,
+    "draw": turn_check("start"),
+    "keep": turn_check("drawn"),
+    "discard": turn_check("drawn"),
+    "take": turn_check("start"),
+    "cabo": cabo_check,
+    "look": look_check,
+    "swap": swap_check,
+    "skip": skip_check,
+    "snap": snap_check,
+    "give": give_check,
+}
 ACTIONS = {
     "peek": peek,
     "memory": switch_memory,

@@ -111,10 +111,10 @@ def trick_winner(played: Sequence[str], trump: str | None) -> int:
     return best
 
 
-def following_suit(hand: Sequence[str], led: str | None) -> tuple[str, ...]:
+def following_suit(hand: Sequence[str], led: str | None) -> Sequence[str]:
     """The cards a player may play: those of the led suit if any are held, else the whole hand."""
     if led is not None:
-        same = tuple(card for card in hand if card[1] == led)
+        same = [card for card in hand if card[1] == led]
         if same:
             return same
-    return tuple(hand)
+    return hand

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .base import (
     Action,
     ActionFields,
     Game,
-    IllegalAction,
+    SharedAction,
     Side,
     State,
-    action_type,
     checked_options,
+    one_of,
     seat_option,
     stacked_decks,
     thaw,
@@ -28,13 +29,38 @@ SECOND_DEAL = 8
 # A team is its index: 0 holds seats 0 and 2 (A and C), 1 holds seats 1 and 3 (B and D).
 TEAMS = ((0, 2), (1, 3))
 FIRST_BANKING_ROUND = 3
+NO_BANK_YET = "Rounds 1 and 2 never bank"
 LAST_ACE_RESTRICTED_ROUND = 10
 HISTORY_KEYS = ("round", "senior", "winner", "card", "banked", "bank")
 ACE_REASON = "You won the last round with an Ace, so you may not lead an Ace in this round."
+# Every action there can be, made once: legal_actions hands these out rather than building new ones.
+TRUMP_BY_SUIT = {suit: SharedAction(type="trump", suit=suit) for suit in SUITS}
+TRUMPS = list(TRUMP_BY_SUIT.values())
+NAMEABLE = tuple(SUITS)  # the suits one by one (SUITS is one string)
+PLAYS = {card: SharedAction(type="play", card=card) for card in STANDARD_DECK}
 
 
 def team_of(seat: int) -> int:
     return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    """Partners sit across the table."""
+    return (seat + 2) % PLAYERS
+
+
+def bank_rule(number: int) -> str:
+    """Whether round `number` can bank, in the rules' words."""
+    if number < FIRST_BANKING_ROUND:
+        return f"{NO_BANK_YET}: the pile only grows."
+    return (
+        f"From round {FIRST_BANKING_ROUND} on, if the Senior wins the round, their team banks the whole pile."
+    )
+
+
+def next_chooser(state: State) -> int:
+    """The next match's Trump Chooser: the seat after this match's."""
+    return (state["chooser"] + 1) % PLAYERS
 
 
 class TrumpCard(Game):
@@ -49,8 +75,7 @@ class TrumpCard(Game):
     action_fields: ClassVar[ActionFields] = {"trump": ("suit",), "play": ("card",)}
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
-        """The next match's Trump Chooser is the seat after this match's."""
-        return {**options, "chooser": (state["chooser"] + 1) % state["players"]}
+        return {**options, "chooser": next_chooser(state)}
 
     # Set-up
 
@@ -83,23 +108,36 @@ class TrumpCard(Game):
     # A turn
 
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        if seat is None or seat != state["turn"]:  # the turn is None once the game is over
+        if seat != state["turn"] or seat is None:  # the turn is None once the game is over
             return []
         if state["phase"] == "trump":
-            return [{"type": "trump", "suit": suit} for suit in SUITS]
-        return [{"type": "play", "card": card} for card in playable_cards(state, seat)]
+            return list(TRUMPS)
+        return list(map(PLAYS.__getitem__, playable_cards(state, seat)))
 
-    def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
-        kind = action_type(action)
-        if state["phase"] == "over":
-            raise IllegalAction("The match is over.")
+    def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
         if seat != state["turn"]:
-            raise IllegalAction("It is not your turn.")
-        if kind == "trump":
-            return name_trump(state, seat, action.get("suit"))
-        if kind == "play":
-            return play(state, seat, action.get("card"))
-        raise IllegalAction("That is not an action of Trump Card.")
+            return None
+        if state["phase"] == "trump":
+            return one_of(action, "trump", "suit", NAMEABLE, TRUMP_BY_SUIT)
+        return one_of(action, "play", "card", playable_cards(state, seat), PLAYS)
+
+    def perform(self, state: State, seat: int, action: Action, now: float) -> State:
+        if action["type"] == "trump":
+            return name_trump(state, seat, action["suit"])
+        return play(state, seat, action["card"])
+
+    def refusal(self, state: State, seat: int, action: Action, now: float) -> str | None:
+        if state["phase"] == "over":
+            return "The match is over."
+        if seat != state["turn"]:
+            return "It is not your turn."
+        if action["type"] == "trump":
+            if state["phase"] != "trump":
+                return "The trump suit has already been named."
+            return "Name a suit: clubs, diamonds, hearts or spades."
+        if action["type"] == "play":
+            return play_refusal(state, seat, action.get("card"))
+        return "That is not an action of Trump Card."
 
     # Result
 
@@ -160,6 +198,10 @@ class TrumpCard(Game):
             "players": PLAYERS,
             "teams": [list(team) for team in TEAMS],
             "team": team_of(seat) if seat is not None else None,
+            "partner": partner_of(seat) if seat is not None else None,
+            "seat_teams": [team_of(other) for other in range(PLAYERS)],
+            "next_chooser": next_chooser(state),
+            "bank_rule": bank_rule(state["round"]),
             "phase": state["phase"],
             "turn": state["turn"],
             "chooser": state["chooser"],
@@ -213,11 +255,7 @@ def without_trump(hands: tuple[tuple[str, ...], ...], trump: str) -> tuple[int, 
     return tuple(seat for seat, hand in enumerate(hands) if all(card[1] != trump for card in hand))
 
 
-def name_trump(state: State, seat: int, suit: Any) -> State:
-    if state["phase"] != "trump":
-        raise IllegalAction("The trump suit has already been named.")
-    if not isinstance(suit, str) or suit not in SUITS:
-        raise IllegalAction("Name a suit: clubs, diamonds, hearts or spades.")
+def name_trump(state: State, seat: int, suit: str) -> State:
     chooser, shuffles = state["chooser"], state["shuffles"]
     hands = deal_the_rest(state["hands"], state["deck"], chooser)
     misdeals: list[dict[str, Any]] = []
@@ -255,7 +293,7 @@ def misdeal_notice(misdeal: dict[str, Any], trump: str) -> dict[str, Any]:
 # A round
 
 
-def playable_cards(state: State, seat: int) -> tuple[str, ...]:
+def playable_cards(state: State, seat: int) -> Sequence[str]:
     trick = state["trick"]
     if trick:
         return following_suit(state["hands"][seat], trick[0][1][1])
@@ -266,19 +304,20 @@ def playable_cards(state: State, seat: int) -> tuple[str, ...]:
     return hand
 
 
-def play(state: State, seat: int, card: Any) -> State:
+def play_refusal(state: State, seat: int, card: Any) -> str | None:
     if state["phase"] != "play":
-        raise IllegalAction("The trump suit has not been named yet.")
-    hand = state["hands"][seat]
-    if not isinstance(card, str) or card not in hand:
-        raise IllegalAction("You do not hold that card.")
+        return "The trump suit has not been named yet."
+    if not isinstance(card, str) or card not in state["hands"][seat]:
+        return "You do not hold that card."
     trick = state["trick"]
     if trick:
-        led = trick[0][1][1]
-        if card[1] != led and any(c[1] == led for c in hand):
-            raise IllegalAction(f"You must follow suit: you hold {SUIT_NAMES[led]}, the suit led.")
-    elif card[0] == "A" and state["restricted"] == seat:
-        raise IllegalAction(ACE_REASON)
+        return f"You must follow suit: you hold {SUIT_NAMES[trick[0][1][1]]}, the suit led."
+    return ACE_REASON
+
+
+def play(state: State, seat: int, card: str) -> State:
+    hand = state["hands"][seat]
+    trick = state["trick"]
     hands = list(state["hands"])
     at = hand.index(card)
     hands[seat] = hand[:at] + hand[at + 1 :]
@@ -306,7 +345,7 @@ def finish_round(state: State) -> State:
     pile = state["pile"] + cards
     banked = state["banked"]
     if number < FIRST_BANKING_ROUND:
-        team, why = None, "Rounds 1 and 2 never bank: the pile grows."
+        team, why = None, f"{NO_BANK_YET}: the pile grows."
     elif winner != senior:
         team, why = None, "The Senior lost the round: the pile stays."
     else:

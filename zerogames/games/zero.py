@@ -11,10 +11,8 @@ from .base import (
     Action,
     ActionFields,
     Game,
-    IllegalAction,
     SharedAction,
     State,
-    action_type,
     checked_options,
     seat_option,
     stacked_decks,
@@ -42,6 +40,11 @@ GUESSES = {
     total: SharedAction(type="guess", total=total) for total in range(-3 * MOST_PLAYERS, 3 * MOST_PLAYERS + 1)
 }
 DONE = SharedAction(type="done")
+# Every guess from -bound to bound, by the bound (3 times the players).
+GUESS_ROWS = {
+    3 * players: [GUESSES[total] for total in range(-3 * players, 3 * players + 1)]
+    for players in range(3, MOST_PLAYERS + 1)
+}
 
 
 class Zero(Game):
@@ -94,30 +97,48 @@ class Zero(Game):
             # Everybody acts at once: each seat that has not played yet may play any card it holds.
             if state["played"][seat] is not None:
                 return []
-            return [PLAYS[card] for card in sorted(set(state["hands"][seat]))]
+            return list(map(PLAYS.__getitem__, sorted(set(state["hands"][seat]))))
         if seat != state["turn"]:  # the turn is None once the game is over
             return []
         if phase == "guess":
-            said = {total for _, total in state["guesses"]}
             bound = guess_bound(state)
-            return [GUESSES[total] for total in range(-bound, bound + 1) if total not in said]
+            # Each guess made leaves the list, highest first so that the places of the rest hold.
+            legal = GUESS_ROWS[bound][:]
+            for total in sorted((total for _, total in state["guesses"]), reverse=True):
+                del legal[total + bound]
+            return legal
         return [{"type": "safe", "cards": list(cards)} for cards in safe_sets(state["hands"][seat])] + [DONE]
 
-    def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
-        kind = action_type(action)
-        if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
-        if not whole_number(seat) or not 0 <= seat < state["players"]:
-            raise IllegalAction("Only a player at the table may act.")
+    def listed_form(self, state: State, seat: int, action: Action) -> Action:
+        """A safe set's cards in any order: listed highest first."""
+        cards = action.get("cards")
+        if action["type"] == "safe" and isinstance(cards, list | tuple) and all(map(whole_number, cards)):
+            return {**action, "cards": sorted(cards, reverse=True)}
+        return action
+
+    def perform(self, state: State, seat: int, action: Action, now: float) -> State:
+        kind = action["type"]
         if kind == "play":
-            return play(state, seat, action.get("card"))
+            return play(state, seat, action["card"])
         if kind == "guess":
-            return guess(state, seat, action.get("total"))
+            return guess(state, seat, action["total"])
         if kind == "safe":
-            return lay_safe_set(state, seat, action.get("cards"))
+            return lay_safe_set(state, seat, tuple(action["cards"]))
+        return done(state, seat)
+
+    def refusal(self, state: State, seat: int, action: Action, now: float) -> str | None:
+        kind = action["type"]
+        if state["phase"] == "over":
+            return "The game is over."
+        if kind == "play":
+            return play_refusal(state, seat, action.get("card"))
+        if kind == "guess":
+            return guess_refusal(state, seat, action.get("total"))
+        if kind == "safe":
+            return safe_set_refusal(state, seat, action.get("cards"))
         if kind == "done":
-            return done(state, seat)
-        raise IllegalAction("That is not an action of Zero.")
+            return safe_step_refusal(state, seat)
+        return "That is not an action of Zero."
 
     # The turn clock
 
@@ -212,6 +233,7 @@ class Zero(Game):
             "played_card": played[seat] if seat is not None else None,
             "guesses": list(map(list, state["guesses"])),
             "guess_range": [-bound, bound],
+            "guess_order": guess_order(state),
             "reveal": reveal_view(state["reveal"]),
             "safe": [list(map(list, sets)) for sets in state["safe"]],
             "scores": scores,
@@ -260,15 +282,19 @@ def next_trick(state: State) -> State:
 # 3. Play
 
 
-def play(state: State, seat: int, card: Any) -> State:
+def play_refusal(state: State, seat: int, card: Any) -> str | None:
     if state["phase"] != "play":
-        raise IllegalAction(not_now(state, "play a card"))
+        return not_now(state, "play a card")
+    if state["played"][seat] is not None:
+        return "You have already played a card this trick."
+    if not whole_number(card) or card not in state["hands"][seat]:
+        return "You do not hold that card."
+    return None
+
+
+def play(state: State, seat: int, card: int) -> State:
     played = state["played"]
-    if played[seat] is not None:
-        raise IllegalAction("You have already played a card this trick.")
     hand = state["hands"][seat]
-    if not whole_number(card) or card not in hand:
-        raise IllegalAction("You do not hold that card.")
     at = hand.index(card)
     hands = state["hands"][:seat] + (hand[:at] + hand[at + 1 :],) + state["hands"][seat + 1 :]
     played = played[:seat] + (card,) + played[seat + 1 :]
@@ -282,21 +308,31 @@ def play(state: State, seat: int, card: Any) -> State:
 # 4. Guess
 
 
+def guess_order(state: State) -> list[int]:
+    """The seats in the order they guess: from the first guesser, clockwise."""
+    players, first = state["players"], state["first_guesser"]
+    return [(first + offset) % players for offset in range(players)]
+
+
 def guess_bound(state: State) -> int:
     """Settled: a guess lies between -3n and +3n, the totals n cards can make."""
     return 3 * state["players"]
 
 
-def guess(state: State, seat: int, total: Any) -> State:
+def guess_refusal(state: State, seat: int, total: Any) -> str | None:
     if state["phase"] != "guess":
-        raise IllegalAction(not_now(state, "guess"))
+        return not_now(state, "guess")
     if seat != state["turn"]:
-        raise IllegalAction("It is not your turn to guess.")
+        return "It is not your turn to guess."
     bound = guess_bound(state)
     if not whole_number(total) or not -bound <= total <= bound:
-        raise IllegalAction(f"A guess is a whole number from {-bound} to {bound}.")
+        return f"A guess is a whole number from {-bound} to {bound}."
     if any(said == total for _, said in state["guesses"]):
-        raise IllegalAction(f"{total} has already been guessed this trick: every guess must differ.")
+        return f"{total} has already been guessed this trick: every guess must differ."
+    return None
+
+
+def guess(state: State, seat: int, total: int) -> State:
     guesses = (*state["guesses"], (seat, total))
     last = {"seat": seat, "type": "guess", "total": total}
     if len(guesses) == state["players"]:
@@ -403,18 +439,25 @@ def safe_set_step(state: State, taker: int | None) -> State:
     return next_trick(state)
 
 
-def lay_safe_set(state: State, seat: int, cards: Any) -> State:
-    check_safe_step(state, seat)
+def safe_set_refusal(state: State, seat: int, cards: Any) -> str | None:
+    step = safe_step_refusal(state, seat)
+    if step:
+        return step
     if not isinstance(cards, list | tuple) or not cards or not all(whole_number(card) for card in cards):
-        raise IllegalAction("A safe set is one or more cards from your hand.")
-    hand = state["hands"][seat]
-    left = Counter(hand)
+        return "A safe set is one or more cards from your hand."
+    left = Counter(state["hands"][seat])
     left.subtract(cards)
     if min(left.values()) < 0:
-        raise IllegalAction("You do not hold those cards.")
+        return "You do not hold those cards."
     if sum(cards) not in SAFE_SUMS:
-        raise IllegalAction("A safe set must sum to exactly 0 or exactly 10.")
-    laid = tuple(sorted(cards, reverse=True))
+        return "A safe set must sum to exactly 0 or exactly 10."
+    return None
+
+
+def lay_safe_set(state: State, seat: int, laid: tuple[int, ...]) -> State:
+    """Lay `laid` (highest first) from the hand."""
+    left = Counter(state["hands"][seat])
+    left.subtract(laid)
     hands = list(state["hands"])
     hands[seat] = tuple(sorted(left.elements()))
     safe = list(state["safe"])
@@ -433,13 +476,13 @@ def lay_safe_set(state: State, seat: int, cards: Any) -> State:
 
 
 def done(state: State, seat: int) -> State:
-    check_safe_step(state, seat)
     return next_trick({**state, "last": {"seat": seat, "type": "done"}})
 
 
-def check_safe_step(state: State, seat: int) -> None:
+def safe_step_refusal(state: State, seat: int) -> str | None:
     if state["phase"] != "safe" or seat != state["turn"]:
-        raise IllegalAction("Only the player who just took the played cards may lay safe sets, right after.")
+        return "Only the player who just took the played cards may lay safe sets, right after."
+    return None
 
 
 def not_now(state: State, what: str) -> str:

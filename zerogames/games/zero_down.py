@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .base import (
+    ACTION_TYPES,
     Action,
     ActionFields,
     Game,
-    IllegalAction,
     SharedAction,
     State,
-    action_type,
     checked_options,
     seat_option,
     stacked_decks,
@@ -86,27 +85,45 @@ class ZeroDown(Game):
     # A turn
 
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        if seat is None or seat != state["turn"]:  # the turn is None once the game is over
+        if seat != state["turn"] or seat is None:  # the turn is None once the game is over
             return []
-        # Every pool card is a different card from the one put down, so any pair is a swap.
-        pool = state["pool"]
-        legal = [row[take] for row in map(SWAPS.__getitem__, state["hands"][seat]) for take in pool]
-        legal.append(KNOCK)
-        return legal
+        return list(moves(state["hands"][seat], state["pool"]))
 
-    def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
-        kind = action_type(action)
-        if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
-        if seat != state["turn"]:
-            raise IllegalAction("It is not your turn.")
-        if kind == "swap":
-            after = swap(state, seat, action.get("give"), action.get("take"))
-        elif kind == "knock":
-            after = knock(state, seat)
+    def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
+        if seat != state["turn"] or type(action) not in ACTION_TYPES:
+            return None
+        if action == KNOCK:
+            return KNOCK
+        give, take = action.get("give"), action.get("take")
+        # What `moves` lists: any card of the hand for any card of the pool.
+        if (
+            len(action) == 3
+            and action.get("type") == "swap"
+            and type(give) is str
+            and type(take) is str
+            and give in state["hands"][seat]
+            and take in state["pool"]
+        ):
+            return SWAPS[give][take]
+        return None
+
+    def perform(self, state: State, seat: int, action: Action, now: float) -> State:
+        if action["type"] == "swap":
+            after = swap(state, seat, action["give"], action["take"])
         else:
-            raise IllegalAction("That is not an action of Zero Down.")
+            after = knock(state, seat)
         return remember_move(after, state["round"] + 1)
+
+    def refusal(self, state: State, seat: int, action: Action, now: float) -> str | None:
+        if state["phase"] == "over":
+            return "The game is over."
+        if seat != state["turn"]:
+            return "It is not your turn."
+        if action["type"] == "swap":
+            return swap_refusal(state, seat, action.get("give"), action.get("take"))
+        if action["type"] != "knock":
+            return "That is not an action of Zero Down."
+        return None
 
     # Scoring
 
@@ -136,7 +153,8 @@ class ZeroDown(Game):
         return {
             "seat": seat,
             "hand": list(hands[seat]) if seat is not None else [],
-            "hand_points": hand_points(hands[seat]) if seat is not None else None,
+            "hand_score": scored(hands[seat]) if seat is not None else None,
+            "colours": list(COLOURS),
             "players": state["players"],
             "round": state["round"] + 1,
             "rounds": state["rounds"],
@@ -149,12 +167,29 @@ class ZeroDown(Game):
             "final_turns": list(state["final_turns"]),
             "scores": list(state["scores"]),
             "history": thaw(state["history"]),
-            "last_rounds": thaw(state["last_rounds"]),
+            "last_rounds": [shown_round(ended) for ended in thaw(state["last_rounds"])],
             "last": dict(state["last"]) if state["last"] else None,
             "moves": thaw(state["moves"]),
             "legal": self.legal_actions(state, seat),
             "result": self.result(state),
         }
+
+
+# The last list of moves, by the hand and the pool it was made from (immutable: the same objects, the same
+# cards): `apply` checks a move against the list the table was just handed, without making it again.
+_moves: tuple[Any, Any, list[Action]] = (None, None, [])
+
+
+def moves(hand: tuple[str, ...], pool: tuple[str, ...]) -> list[Action]:
+    """Every swap of a hand card for a pool card, and the knock (shared: copy before changing it)."""
+    global _moves
+    known_hand, known_pool, made = _moves
+    if known_hand is not hand or known_pool is not pool:
+        # Every pool card is a different card from the one put down, so any pair is a swap.
+        made = [row[take] for row in map(SWAPS.__getitem__, hand) for take in pool]
+        made.append(KNOCK)
+        _moves = (hand, pool, made)
+    return made
 
 
 def the_pool_size(pool: Any, players: int) -> int:
@@ -200,15 +235,19 @@ def fan(cards: Sequence[str]) -> tuple[str, ...]:
 # A turn
 
 
-def swap(state: State, seat: int, give: Any, take: Any) -> State:
+def swap_refusal(state: State, seat: int, give: Any, take: Any) -> str | None:
+    if not isinstance(give, str) or give not in state["hands"][seat]:
+        return "You do not hold that card."
+    if take == give:
+        return "You cannot take back the card you just put down."
+    if not isinstance(take, str) or take not in state["pool"]:
+        return "That card is not in the pool."
+    return None
+
+
+def swap(state: State, seat: int, give: str, take: str) -> State:
     """Put a hand card face up into the pool, then take a different pool card into hand."""
     hand, pool = state["hands"][seat], state["pool"]
-    if not isinstance(give, str) or give not in hand:
-        raise IllegalAction("You do not hold that card.")
-    if take == give:
-        raise IllegalAction("You cannot take back the card you just put down.")
-    if not isinstance(take, str) or take not in pool:
-        raise IllegalAction("That card is not in the pool.")
     kept = list(hand)
     kept.remove(give)
     insort(kept, take, key=ORDER.__getitem__)
@@ -309,6 +348,29 @@ def hand_score(hand: Sequence[str]) -> dict[str, Any]:
         "counted": counted,
         "points": sum(counted),
     }
+
+
+def held(hand: Sequence[str]) -> dict[str, Any]:
+    """How many cards of each colour and each number the hand holds (those held, in deck order), and
+    how many make a set: what a table shows beside a hand's score."""
+    colours = [COLOUR[card] for card in hand]
+    numbers = [NUMBER[card] for card in hand]
+    return {
+        "colours": [[colour, colours.count(colour)] for colour in COLOURS if colour in colours],
+        "numbers": [[number, numbers.count(number)] for number in NUMBERS if number in numbers],
+        "set_size": SET_SIZE,
+    }
+
+
+def scored(hand: Sequence[str]) -> dict[str, Any]:
+    """The hand's score as a view gives it: how it was worked out, and what the hand holds."""
+    return {**thaw(hand_score(hand)), **held(hand)}
+
+
+def shown_round(ended: dict[str, Any]) -> dict[str, Any]:
+    """A finished round's face-up hands, each hand's scoring with what it holds (see `held`)."""
+    scoring = [{**score, **held(hand)} for score, hand in zip(ended["scoring"], ended["hands"], strict=True)]
+    return {**ended, "scoring": scoring}
 
 
 def hand_points(hand: Sequence[str]) -> int:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .base import (
     Action,
     ActionFields,
     Game,
-    IllegalAction,
     SharedAction,
     State,
-    action_type,
     checked_options,
+    one_of,
     seat_option,
     stacked_decks,
     thaw,
@@ -60,23 +60,34 @@ class ZeroGame(Game):
     # A turn
 
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        if seat is None or seat != state["turn"]:  # the turn is None once the game is over
+        if seat != state["turn"] or seat is None:  # the turn is None once the game is over
             return []
         if state["phase"] == "bid":
             return [BIDS[bid] for bid in allowed_bids(state, seat)]
-        return [PLAYS[card] for card in playable_cards(state, seat)]
+        return list(map(PLAYS.__getitem__, playable_cards(state, seat)))
 
-    def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
-        kind = action_type(action)
-        if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
+    def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
         if seat != state["turn"]:
-            raise IllegalAction("It is not your turn.")
-        if kind == "bid":
-            return bid(state, seat, action.get("bid"))
-        if kind == "play":
-            return play(state, seat, action.get("card"))
-        raise IllegalAction("That is not an action of Zero Game.")
+            return None
+        if state["phase"] == "bid":
+            return one_of(action, "bid", "bid", allowed_bids(state, seat), BIDS)
+        return one_of(action, "play", "card", playable_cards(state, seat), PLAYS)
+
+    def perform(self, state: State, seat: int, action: Action, now: float) -> State:
+        if action["type"] == "bid":
+            return bid(state, seat, action["bid"])
+        return play(state, seat, action["card"])
+
+    def refusal(self, state: State, seat: int, action: Action, now: float) -> str | None:
+        if state["phase"] == "over":
+            return "The game is over."
+        if seat != state["turn"]:
+            return "It is not your turn."
+        if action["type"] == "bid":
+            return bid_refusal(state, seat, action.get("bid"))
+        if action["type"] == "play":
+            return play_refusal(state, seat, action.get("card"))
+        return "That is not an action of Zero Game."
 
     # Scoring
 
@@ -182,21 +193,29 @@ def hook_amount(state: State) -> int | None:
 
 
 def allowed_bids(state: State, seat: int) -> list[int]:
+    """Every bid from 0 to the cards held, but the dealer's hook."""
+    bids = list(range(len(state["hands"][seat]) + 1))
     hook = hook_amount(state)
-    return [b for b in range(len(state["hands"][seat]) + 1) if b != hook]
+    if hook is not None:
+        del bids[hook]
+    return bids
 
 
-def bid(state: State, seat: int, amount: Any) -> State:
+def bid_refusal(state: State, seat: int, amount: Any) -> str | None:
     if state["phase"] != "bid":
-        raise IllegalAction("Bidding is over: play a card.")
+        return "Bidding is over: play a card."
     cards = len(state["hands"][seat])
     if not whole_number(amount) or not 0 <= amount <= cards:
-        raise IllegalAction(f"A bid is a whole number from 0 to {cards}.")
+        return f"A bid is a whole number from 0 to {cards}."
     if amount == hook_amount(state):
-        raise IllegalAction(
+        return (
             f"As dealer you may not bid {amount}: the bids would add up to {cards}, "
             "the cards dealt (the hook rule)."
         )
+    return None
+
+
+def bid(state: State, seat: int, amount: int) -> State:
     bids = state["bids"][:seat] + (amount,) + state["bids"][seat + 1 :]
     players = state["players"]
     last = {"seat": seat, "type": "bid", "bid": amount}
@@ -209,22 +228,26 @@ def bid(state: State, seat: int, amount: Any) -> State:
 # Play
 
 
-def playable_cards(state: State, seat: int) -> tuple[str, ...]:
+def playable_cards(state: State, seat: int) -> Sequence[str]:
     trick = state["trick"]
     return following_suit(state["hands"][seat], trick[0][1][1] if trick else None)
 
 
-def play(state: State, seat: int, card: Any) -> State:
+def play_refusal(state: State, seat: int, card: Any) -> str | None:
     if state["phase"] != "play":
-        raise IllegalAction("Bidding is not over yet: make your bid.")
-    hand = state["hands"][seat]
-    if not isinstance(card, str) or card not in hand:
-        raise IllegalAction("You do not hold that card.")
+        return "Bidding is not over yet: make your bid."
+    if not isinstance(card, str) or card not in state["hands"][seat]:
+        return "You do not hold that card."
     trick = state["trick"]
-    if trick:
-        led = trick[0][1][1]
-        if card[1] != led and any(c[1] == led for c in hand):
-            raise IllegalAction(f"You must follow suit: you hold {SUIT_NAMES[led]}, the suit led.")
+    if not trick:
+        return None
+    led = trick[0][1][1]
+    return f"You must follow suit: you hold {SUIT_NAMES[led]}, the suit led."
+
+
+def play(state: State, seat: int, card: str) -> State:
+    hand = state["hands"][seat]
+    trick = state["trick"]
     hands = list(state["hands"])
     at = hand.index(card)
     hands[seat] = hand[:at] + hand[at + 1 :]
