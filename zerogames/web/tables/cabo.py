@@ -26,6 +26,7 @@ TABLE = Table(
                 "legal",
                 "last",
                 "history",
+                "limits",
                 "result",
             ),
         ),
@@ -49,6 +50,7 @@ TABLE = Table(
                 "discards",
                 "drawing",
                 "drawn",
+                "drawn_power",
                 "power",
                 "handover",
                 "caller",
@@ -60,7 +62,9 @@ TABLE = Table(
                 "last",
             ),
         ),
-        Region("rounds", drawn_from=("last_round", "history", "scores", "result"), seen_alike=EVERYONE),
+        Region(
+            "rounds", drawn_from=("last_round", "history", "scores", "limits", "result"), seen_alike=EVERYONE
+        ),
     ),
     options=(
         Choice(

@@ -8,7 +8,9 @@ TABLE = Table(
         Region(
             "status",
             drawn_from=(
-                "players",
+                "teams",
+                "next_chooser",
+                "bank_rule",
                 "round",
                 "rounds",
                 "trump",
@@ -39,6 +41,7 @@ TABLE = Table(
                 "trump",
                 "pile_size",
                 "round",
+                "seat_teams",
             ),
         ),
         Region(
@@ -48,6 +51,7 @@ TABLE = Table(
                 "legal",
                 "phase",
                 "team",
+                "partner",
                 "chooser",
                 "ace_restricted",
                 "ace_reason",
@@ -55,7 +59,7 @@ TABLE = Table(
                 "result",
             ),
         ),
-        Region("pile", drawn_from=("pile", "pile_size", "banked", "team")),
+        Region("pile", drawn_from=("pile", "pile_size", "banked", "team", "teams")),
         Region("rounds", drawn_from=("history", "rounds", "result"), seen_alike=EVERYONE),
     ),
     # A rematch passes the next Chooser itself (TrumpCard.rematch_options); None leaves the first one to

@@ -28,7 +28,7 @@ TABLE = Table(
                 "phase",
                 "turn",
                 "legal",
-                "first_guesser",
+                "guess_order",
                 "guesses",
                 "guess_range",
                 "played_card",

@@ -22,7 +22,7 @@ TABLE = Table(
             ),
         ),
         Region("pool", drawn_from=("pool", "turn", "round", "moves", "result")),
-        Region("hand", drawn_from=("hand", "hand_points", "turn", "phase", "knocks", "result")),
+        Region("hand", drawn_from=("hand", "hand_score", "colours", "turn", "phase", "knocks", "result")),
         Region(
             "seats",
             drawn_from=("turn", "dealer", "phase", "knocks", "final_turns", "hand_sizes", "scores", "result"),
