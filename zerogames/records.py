@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerogames.games import GAMES, Game
-from zerogames.games.cards import SUIT_NAMES
 from zerogames.store import GameEnd, Place, Record
 
 
@@ -150,54 +149,12 @@ def totals(figures: list[dict[str, Any]]) -> Counter[str]:
     return summed
 
 
-def zero_game_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    return [("Bids made exactly", share(summed["bids_made"], summed["rounds"]))]
-
-
-def trump_card_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    trumps = Counter(each["trump"] for each in figures if each["trump"])
-    average = summed["collected"] / summed["collections"] if summed["collections"] else 0
-    return [
-        ("Average collection", f"{average:.1f} cards" if summed["collections"] else "none yet"),
-        (
-            "Favourite trump suit",
-            SUIT_NAMES[trumps.most_common(1)[0][0]].title() if trumps else "never chose",
-        ),
-        ("Average match", minutes(sum(durations) / len(durations))),
-        ("KHOTI", str(summed["khoti"])),
-    ]
-
-
-def zero_down_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    average = summed["points"] / summed["rounds"] if summed["rounds"] else 0
-    return [("ZERO declarations", str(summed["zeros"])), ("Average round score", f"{average:.1f}")]
-
-
-def cabo_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    return [("Cabo calls", str(summed["calls"])), ("Calls won", share(summed["calls_won"], summed["calls"]))]
-
-
-def zero_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    return [("Safe cards", f"{summed['safe_cards']} ({summed['safe_cards'] / len(figures):.1f} a game)")]
-
-
-# Each game's own figures on a player's page, from the engine's `figures` of every game they finished.
-FIGURE_LINES = {
-    "zero_game": zero_game_lines,
-    "trump_card": trump_card_lines,
-    "zero_down": zero_down_lines,
-    "cabo": cabo_lines,
-    "zero": zero_lines,
-}
-
-
 def statistics(plays: list[tuple[str, bool, int, float, dict[str, Any]]]) -> list[Statistics]:
     """A player's statistics per game, from each finished game: (game, won, score, seconds, figures)."""
+    # Each game's own lines are its table definition's; read here, not at import: the rooms import
+    # this module, and the web package the rooms.
+    from zerogames.web.tables import TABLES
+
     by_game: dict[str, list[tuple[bool, int, float, dict[str, Any]]]] = {}
     for game, *rest in plays:
         by_game.setdefault(game, []).append(tuple(rest))
@@ -208,7 +165,7 @@ def statistics(plays: list[tuple[str, bool, int, float, dict[str, Any]]]) -> lis
             continue
         wins = sum(won for won, *_ in games)
         average = sum(score for _, score, _, _ in games) / len(games)
-        lines = FIGURE_LINES[game](
+        lines = TABLES[game].figure_lines(
             [figures for *_, figures in games], [seconds for _, _, seconds, _ in games]
         )
         found.append(Statistics(game, rules.title, len(games), wins, average, lines))

@@ -122,6 +122,8 @@ class Side(NamedTuple):
 def plain(value: Any) -> bool:
     """A value an action's field may hold: a string, a whole number, a truth value or nothing."""
     return value is None or type(value) in (str, int, bool)
+
+
 def one_of(action: Any, kind: str, key: str, values: Sequence[Any], made: Any) -> Action | None:
     """`made[value]`, the listed action `action` asks for, if it is a `kind` whose `key` is one of
     `values` (and of their type: True is no 1); else None."""
