@@ -50,7 +50,10 @@ class Scheduler:
             if self.thread is None and self.threaded:
                 self.thread = threading.Thread(target=self.run, name="zerogames-scheduler", daemon=True)
                 self.thread.start()
-            self.wakeup.notify()
+            # The thread sleeps until the first timer's moment: only a new first one changes that (and
+            # most are not: every move sets its table's clock a minute ahead).
+            if self.queue[0][2] is timer:
+                self.wakeup.notify()
         return timer
 
     def cancel(self, timer: Timer) -> None:
