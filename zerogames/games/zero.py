@@ -224,7 +224,6 @@ class Zero(Game):
             "phase": state["phase"],
             "turn": state["turn"],
             "trick": state["trick"],
-            "max_tricks": MAX_TRICKS,
             "first_guesser": state["first_guesser"],
             "hand_sizes": list(map(len, hands)),
             "pile_size": len(state["pile"]),
