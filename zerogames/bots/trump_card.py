@@ -11,6 +11,7 @@ from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, SUITS, trick
 from zerogames.games.trump_card import FIRST_DEAL
 
 from .search import best_by_deals
+from .tricks import higher_unseen, voids_shown
 
 
 def suit_strength(hand: list[str], suit: str) -> tuple[int, int]:
@@ -74,20 +75,8 @@ class Memory:
         return [*(pair for cards in self.rounds for pair in cards), *((s, c) for s, c in view["trick"])]
 
     def voids(self, view: dict[str, Any]) -> dict[int, set[str]]:
-        """The suits each seat has shown it lacks: it did not follow the suit led."""
-        lacking: dict[int, set[str]] = {seat: set() for seat in range(4)}
-        for cards in [*self.rounds, view["trick"]]:
-            if cards:
-                led = cards[0][1][1]
-                for seat, card in cards[1:]:
-                    if card[1] != led:
-                        lacking[seat].add(led)
-        return lacking
-
-
-def higher_unseen(card: str, known: set[str]) -> int:
-    """How many cards of its suit above it might still be in another hand."""
-    return sum(1 for rank in RANKS[RANK_ORDER[card[0]] + 1 :] if rank + card[1] not in known)
+        """The suits each seat has shown it lacks, this match's tricks and the table's included."""
+        return voids_shown([*self.rounds, view["trick"]], 4)
 
 
 def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:

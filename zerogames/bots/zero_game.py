@@ -11,6 +11,7 @@ from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 from zerogames.games.zero_game import BIDS, PLAYS
 
 from .search import best_by_deals
+from .tricks import higher_unseen, voids_shown
 
 
 def strength(card: str, trump: str | None) -> float:
@@ -74,15 +75,8 @@ class Memory:
         return [*(pair for trick in self.tricks for pair in trick), *((s, c) for s, c in view["trick"])]
 
     def voids(self, view: dict[str, Any]) -> dict[int, set[str]]:
-        """The suits each seat has shown it lacks: it did not follow the suit led."""
-        lacking: dict[int, set[str]] = {seat: set() for seat in range(view["players"])}
-        for trick in [*self.tricks, view["trick"]]:
-            if trick:
-                led = trick[0][1][1]
-                for seat, card in trick[1:]:
-                    if card[1] != led:
-                        lacking[seat].add(led)
-        return lacking
+        """The suits each seat has shown it lacks, this round's tricks and the table's included."""
+        return voids_shown([*self.tricks, view["trick"]], view["players"])
 
 
 def out_of_play(view: dict[str, Any], memory: Memory) -> set[str]:
@@ -91,11 +85,6 @@ def out_of_play(view: dict[str, Any], memory: Memory) -> set[str]:
     if view["trump"]:
         known.add(view["trump"])
     return known
-
-
-def higher_unseen(card: str, known: set[str]) -> int:
-    """How many cards of its suit above it might still be in another hand."""
-    return sum(1 for rank in RANKS[RANK_ORDER[card[0]] + 1 :] if rank + card[1] not in known)
 
 
 def promoted(card: str, known: set[str]) -> str:
