@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -57,6 +58,37 @@ def test_zero_game_figures_match_a_hand_count():
         assert row["figure"] == pytest.approx(100 * count["made"] / count["rounds"])
 
 
+def test_trump_card_banked_share_and_its_interval_match_a_hand_count():
+    """Eight games are two deals; a deal's banked cards, both partners' in all four games, are one draw
+    of the ratio estimator: r = sum(y) / sum(x), se = sqrt(sum((y - r x)^2) / (n (n - 1))) / mean(x)."""
+    levels = ["normal", "easy", "normal", "easy"]
+    rows = sim.simulate("trump_card", levels, 8, seed=5)
+    rules = GAMES["trump_card"]
+    draws = {level: {5: [0, 0], 6: [0, 0]} for level in ("normal", "easy")}
+    for game in range(8):
+        lineup = sim.lineup_for(levels, game)
+        tallies = {level: sim.Tally() for level in lineup}
+        state = sim.play_game(rules, lineup, 5 + game // 4, {}, None, tallies)
+        banked = rules.result(state)["banked"]
+        for seat, level in enumerate(lineup):
+            draw = draws[level][5 + game // 4]
+            draw[0] += 100 * banked[seat % 2]
+            draw[1] += sum(banked)
+    for row in rows:
+        (y1, x1), (y2, x2) = draws[row["level"]].values()
+        share = (y1 + y2) / (x1 + x2)
+        error = (((y1 - share * x1) ** 2 + (y2 - share * x2) ** 2) / (2 * 1)) ** 0.5 / ((x1 + x2) / 2)
+        assert row["figure"] == pytest.approx(share)
+        assert row["figure_ci95"] == pytest.approx([share - 1.959964 * error, share + 1.959964 * error])
+    # Two levels bank between them every card banked, so their shares mirror each other about 50.
+    assert rows[0]["figure"] + rows[1]["figure"] == pytest.approx(100)
+    assert sum(rows[0]["figure_ci95"]) + sum(rows[1]["figure_ci95"]) == pytest.approx(200)
+
+
+def test_a_figure_from_a_single_deal_has_no_interval():
+    assert all(math.isnan(end) for end in sim.ratio_interval([[30.0, 60.0]]))
+
+
 def test_json_prints_one_object_per_level_with_the_issue_keys(capsys):
     sim.main(
         [
@@ -83,6 +115,7 @@ def test_json_prints_one_object_per_level_with_the_issue_keys(capsys):
             "win_rate_ci95",
             "mean_score",
             "figure",
+            "figure_ci95",
             "decision_ms_p50",
             "decision_ms_p99",
         } <= set(row)

@@ -6,9 +6,9 @@
 Deals are duplicated: game i is deal S + i // players, played with the lineup turned i % players seats,
 so every deal is played with each level in every seat and the luck of the cards cancels out.
 Per level (each seat of a level counts as one game of it): games, win rate with its 95% interval,
-mean final score, the game's own figure and decision times (wall clock: p50, p99 and the longest; and
-p99 in the thinking thread's CPU time, which other work on a shared machine does not inflate). A
-progress bar runs on stderr.
+mean final score, the game's own figure with its 95% interval, and decision times (wall clock: p50,
+p99 and the longest; and p99 in the thinking thread's CPU time, which other work on a shared machine
+does not inflate). A progress bar runs on stderr.
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ class Tally:
     games: int = 0
     wins: int = 0
     score: float = 0.0
-    # The game's own figure as a numerator and denominator summed over games (see FIGURES).
-    figure: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    # The game's own figure as a numerator and denominator summed by deal (see `figure` in the bot
+    # modules): the deal, not the game, is what the interval below counts as one draw.
+    figure: dict[int, list[float]] = field(default_factory=dict)
     # Counts a game's figures add up (Cabo's calls and calls won).
     counted: dict[str, int] = field(default_factory=dict)
     decisions_ms: list[float] = field(default_factory=list)
@@ -58,6 +59,22 @@ def wilson(wins: int, games: int) -> tuple[float, float]:
     middle = rate + Z95**2 / (2 * games)
     scale = 1 + Z95**2 / games
     return (max(0.0, (middle - spread) / scale), min(1.0, (middle + spread) / scale))
+
+
+def ratio_interval(pairs: list[list[float]]) -> tuple[float, float]:
+    """The 95% interval of a ratio of sums, sum(y) / sum(x), from its (y, x) draws: the ratio
+    estimator's standard error, sqrt(sum((y - r x)^2) / (n (n - 1))) / mean(x). The draws are deals:
+    the games of one deal (its lineup turned through every seat) share its cards, and a level's seats
+    in one game its luck (Trump Card's partners bank together), so only deals are independent. With
+    fewer than two deals there is no spread to measure: the interval is unknown (nan)."""
+    draws = len(pairs)
+    mean_x = sum(x for _, x in pairs) / draws if draws else 0.0
+    if draws < 2 or not mean_x:
+        return (math.nan, math.nan)
+    ratio = sum(y for y, _ in pairs) / (mean_x * draws)
+    spread = sum((y - ratio * x) ** 2 for y, x in pairs) / (draws * (draws - 1))
+    error = math.sqrt(spread) / mean_x
+    return (ratio - Z95 * error, ratio + Z95 * error)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -114,9 +131,11 @@ def play_game(
     raise AssertionError(f"no end after {MOST_ACTIONS} actions")
 
 
-def count_game(rules: Game, lineup: list[str], state: dict[str, Any], tallies: dict[str, Tally]) -> None:
-    """Each seat's game into its level's tally: the game's own figure and counts come from its bot
-    module (`figure`, `COUNTED` among the engine's `figures`)."""
+def count_game(
+    rules: Game, lineup: list[str], deal: int, state: dict[str, Any], tallies: dict[str, Tally]
+) -> None:
+    """Each seat's game into its level's tally: the game's own figure (by deal) and counts come from
+    its bot module (`figure`, `COUNTED` among the engine's `figures`)."""
     result = rules.result(state)
     bot = MODULES[rules.id]
     figures = rules.figures(state)
@@ -126,8 +145,9 @@ def count_game(rules: Game, lineup: list[str], state: dict[str, Any], tallies: d
         tally.wins += seat in result["winners"]
         tally.score += result["scores"][seat]
         numerator, denominator = bot.figure(rules, state, seat)
-        tally.figure[0] += numerator
-        tally.figure[1] += denominator
+        summed = tally.figure.setdefault(deal, [0.0, 0.0])
+        summed[0] += numerator
+        summed[1] += denominator
         for name in bot.COUNTED:
             tally.counted[name] = tally.counted.get(name, 0) + figures[seat][name]
 
@@ -146,15 +166,18 @@ def simulate(
     tallies = {level: Tally() for level in levels}
     for game in range(games):
         lineup = lineup_for(levels, game)
-        state = play_game(rules, lineup, seed + game // len(levels), options or {}, budget, tallies)
-        count_game(rules, lineup, state, tallies)
+        deal = seed + game // len(levels)
+        state = play_game(rules, lineup, deal, options or {}, budget, tallies)
+        count_game(rules, lineup, deal, state, tallies)
         if progress:
             progress(game + 1, games)
     return [summary(game_id, level, tally) for level, tally in tallies.items()]
 
 
 def summary(game_id: str, level: str, tally: Tally) -> dict[str, Any]:
-    figure = tally.figure[0] / tally.figure[1] if tally.figure[1] else 0.0
+    by_deal = list(tally.figure.values())
+    numerator, denominator = sum(y for y, _ in by_deal), sum(x for _, x in by_deal)
+    figure = numerator / denominator if denominator else 0.0
     low, high = wilson(tally.wins, tally.games)
     row = {
         "level": level,
@@ -163,6 +186,7 @@ def summary(game_id: str, level: str, tally: Tally) -> dict[str, Any]:
         "win_rate_ci95": [low, high],
         "mean_score": tally.score / tally.games if tally.games else 0.0,
         "figure": figure,
+        "figure_ci95": list(ratio_interval(by_deal)),
         "decision_ms_p50": percentile(tally.decisions_ms, 0.50),
         "decision_ms_p99": percentile(tally.decisions_ms, 0.99),
         "decision_ms_max": max(tally.decisions_ms, default=0.0),
@@ -175,15 +199,18 @@ def table(game_id: str, rows: list[dict[str, Any]]) -> str:
     bot = MODULES[game_id]
     name = bot.FIGURE
     head = f"{'level':<8} {'games':>6} {'win rate':>9} {'95% interval':>15} {'mean score':>11} {name:>18}"
+    head += f" {'95% interval':>15}"
     head += f" {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'cpu p99':>8}"
     for counted in bot.COUNTED:
         head += f" {counted:>10}"
     lines = [head]
     for row in rows:
         low, high = row["win_rate_ci95"]
+        figure_low, figure_high = row["figure_ci95"]
         line = (
             f"{row['level']:<8} {row['games']:>6} {row['win_rate']:>9.1%} {f'{low:.1%}-{high:.1%}':>15}"
-            f" {row['mean_score']:>11.2f} {row['figure']:>18.2f} {row['decision_ms_p50']:>8.2f}"
+            f" {row['mean_score']:>11.2f} {row['figure']:>18.2f} {f'{figure_low:.2f}-{figure_high:.2f}':>15}"
+            f" {row['decision_ms_p50']:>8.2f}"
             f" {row['decision_ms_p99']:>8.2f} {row['decision_ms_max']:>8.1f}"
             f" {row['decision_cpu_ms_p99']:>8.2f}"
         )
