@@ -16,6 +16,9 @@ Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   action winds it anew and every push carries the new deadline.
   BENCH_PROCESSES=n: n server processes on a throwaway PostgreSQL behind nginx, set up as the README
   says (the clients talk to nginx); the CPU line then shows the servers', nginx's and PostgreSQL's.
+  BENCH_BOTS=level: each room is one player and four bots of that level (easy, normal or hard), moving
+  after the site's own bot pause; the player moves whenever it is their turn, after a pause of up to
+  INTERVAL seconds, and each of their moves is measured (POST to the push of the new table).
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ HAND = re.compile(r'<section id="hand".*?</section>', re.S)
 ACTION = re.compile(r"""<button [^>]*name="action" value='([^']+)'(?![^>]*disabled)""")
 WAITING = re.compile(r"Waiting for P(\d)")
 CLOCK = os.environ.get("BENCH_CLOCK", "60")
+# The bots' level when each room is one player among bots (BENCH_BOTS), else "" (five players).
+BOTS = os.environ.get("BENCH_BOTS", "")
+HUMANS = 1 if BOTS else SEATS
 
 
 def free_port() -> int:
@@ -139,13 +145,15 @@ class Room:
     def __init__(self, port: int, code: str) -> None:
         self.port, self.code = port, code
         self.arrived = gevent.event.Event()
-        self.seats = [Seat(port, code, index, self.arrived) for index in range(SEATS)]
+        self.seats = [Seat(port, code, index, self.arrived) for index in range(HUMANS)]
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         # Per measured action: seconds from POST to the last seat's push; each seat's wire and HTML bytes.
         self.samples: list[tuple[float, list[int], list[int]]] = []
         self.refused = 0
 
     def turn(self) -> int:
+        if BOTS:
+            return 0  # the one player: they act when their hand offers a move
         waiting = WAITING.search(self.seats[0].status)
         return int(waiting.group(1)) if waiting else 0
 
@@ -191,6 +199,18 @@ class Room:
             self.connection.request("POST", path, body, headers)
             return self.connection.getresponse().read().decode()
 
+    def drive_among_bots(self, seconds: float, interval: float) -> None:
+        """The player among bots: whenever the table shows them a move, a pause of up to `interval`
+        seconds (reading the table), then the move."""
+        seat, end = self.seats[0], time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            if ACTION.search(seat.hand):
+                gevent.sleep(random.uniform(0, interval))
+                self.act()
+            else:
+                self.arrived.clear()
+                self.arrived.wait(max(0.0, end - time.perf_counter()))
+
     def drive(self, seconds: float, interval: float) -> None:
         """One action every `interval` seconds, each on its own room's timetable: a room set back by a
         slow action (or by these clients' own pauses) catches up and keeps its time, rather than
@@ -219,7 +239,10 @@ def make_room(port: int) -> str:
     created = post(port, "/rooms?seat=0", {"game": "zero_game", "name": "P0", "clock": CLOCK})
     code = created.getheader("Location").split("/r/", 1)[1].split("?")[0]
     for index in range(1, SEATS):
-        post(port, f"/r/{code}/join?seat={index}", {"name": f"P{index}"})
+        if BOTS:
+            post(port, f"/r/{code}/bots?seat=0", {"level": BOTS})
+        else:
+            post(port, f"/r/{code}/join?seat={index}", {"name": f"P{index}"})
     post(port, f"/r/{code}/start?seat=0", {})
     return code
 
@@ -350,22 +373,24 @@ def main() -> None:
             # part of the first round, unmeasured, so that rounds end (the biggest changes) now in one
             # room, now in another, as they would, and not in every room within the same two seconds.
             lockstep = bool(os.environ.get("BENCH_LOCKSTEP"))
-            if not lockstep:
+            if not lockstep and not BOTS:  # bots play on from the start, each room at its own pace
                 gevent.joinall(
                     [gevent.spawn(table.warm_up, random.randrange(FIRST_ROUND)) for table in tables]
                 )
             where = "all at the start of their game" if lockstep else "each at its own point of round 1"
             clock = f"a {CLOCK} s turn clock" if int(CLOCK) else "no turn clock"
-            print(
-                f"{rooms} rooms, {rooms * SEATS} sockets open, {where}, {clock}; "
-                f"one action per room every {interval:g} s for {seconds:g} s"
-            )
+            pace = f"one action per room every {interval:g} s"
+            if BOTS:
+                where = f"each one player and {SEATS - 1} {BOTS} bots"
+                pace = f"the player moves on their turn after up to {interval:g} s"
+            print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s")
             # The clients' own garbage collections would show as the server's delays: as the server does
             # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
             gc.freeze()
             gc.set_threshold(50_000, 20, 100)
             server_cpu, own_cpu, started = site.cpu(), time.process_time(), time.perf_counter()
-            gevent.joinall([gevent.spawn(table.drive, seconds, interval) for table in tables])
+            driving = [table.drive_among_bots if BOTS else table.drive for table in tables]
+            gevent.joinall([gevent.spawn(drive, seconds, interval) for drive in driving])
             elapsed = time.perf_counter() - started
             server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
             own_cpu = time.process_time() - own_cpu
