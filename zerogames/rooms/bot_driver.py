@@ -19,6 +19,8 @@ from zerogames import bots
 from .room import Room
 
 if TYPE_CHECKING:
+    from zerogames.store import GameLog, Store
+
     from .scheduler import Scheduler
 
 
@@ -55,6 +57,7 @@ def gevent_pool() -> Any | None:
 class BotDriver:
     """The registry's part that moves bots: see RoomRegistry."""
 
+    store: Store
     clock: Callable[[], float]
     scheduler: Scheduler
     bot_delay: float
@@ -72,6 +75,33 @@ class BotDriver:
             if seat not in room.pending_bots and room.rules.legal_actions(room.state, seat, now):
                 room.pending_bots.add(seat)
                 self.scheduler.call_at(now + self.bot_delay, lambda seat=seat: self.bot_move(room, seat))
+
+    def recall_bots(self, room: Room, game_log: GameLog) -> None:
+        """A rebuilt room's Normal and Hard bots see the game again from its first deal, view by view as
+        the table showed them (at its start, then after every action at its moment), so that a restart
+        or a takeover leaves them remembering all that their seats were shown. Replaying a whole game
+        is CPU work: off the loop."""
+        minds = {
+            seat: bot
+            for seat, who in enumerate(room.seats)
+            if who.bot and (bot := bot_at(room, seat, who.bot)).memory is not None
+        }
+        if not minds:
+            return
+        started, _ = self.store.timeline(room.code, room.game_no)
+        logged = self.store.all_actions(room.code, room.game_no)
+        actions = [(seat, action, now) for seat, action, now, _ in logged]
+        rules = room.rules
+
+        def replay() -> None:
+            state = rules.new_game(game_log.players, game_log.seed, game_log.options)
+            for mover, action, now in [(None, None, started), *actions]:
+                if mover is not None:
+                    state = rules.apply(state, mover, action, now)
+                for seat, bot in minds.items():
+                    bot.see(rules.view(state, seat, now))
+
+        off_the_loop(replay)
 
     def bot_move(self, room: Room, seat: int) -> None:
         """Take what the bot needs from the table, then let it think on a thread of its own."""

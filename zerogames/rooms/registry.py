@@ -167,6 +167,8 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
             room.state = state
             room.action_count = game_log.snapshot_at + len(game_log.actions)
             self.rebuild_clock(room)
+            if room.status == "playing":
+                self.recall_bots(room, game_log)
         # Pages drop pushes numbered below the one they show: a room rebuilt (after a restart, or in
         # another process after a takeover) numbers its changes on from the moment it was rebuilt, in
         # milliseconds, past any number its last owner (counting from its own start) can have reached.
