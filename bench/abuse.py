@@ -33,9 +33,7 @@ import os
 import random
 import re
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -53,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 from tests.web.test_guard import fuzzed_move  # noqa: E402
 from tests.web.test_limits import huge_post  # noqa: E402
 from zerogames.games import GAMES  # noqa: E402
+from zerogames.launch import free_port, serve  # noqa: E402
 from zerogames.rooms import CODE_ALPHABET, RoomRegistry  # noqa: E402
 from zerogames.store import RoomRow, Store  # noqa: E402
 
@@ -62,12 +61,6 @@ ROOM_POSTS, SCAN_TRIES, FUZZ = 1000, 1000, 10_000
 DRILL_LIMIT = 120.0
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Site:
     """The site on a loopback port of its own, as `make run` serves it."""
 
@@ -75,33 +68,7 @@ class Site:
         self.port = free_port()
         self.database = folder / f"site-{self.port}.db"
         env = {**os.environ, "ZEROGAMES_DB": str(self.database), "ZEROGAMES_SECRET_KEY": "bench"}
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "-c",
-                "python:zerogames.serving",
-                "--graceful-timeout",
-                "1",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                f"app:create_app({config or {}!r})",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                self.get("/")
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the site did not start")
+        self.process = serve(self.port, env, f"app:create_app({config or {}!r})")
 
     def stop(self) -> None:
         os.killpg(self.process.pid, signal.SIGTERM)

@@ -50,6 +50,8 @@ from wsproto import ConnectionType, WSConnection  # noqa: E402
 from wsproto.events import AcceptConnection, Ping, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
+from zerogames.launch import free_port, serve  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 5
 # Actions in the first round of a five-player game: five bids, then five tricks of five cards.
@@ -63,12 +65,6 @@ CLOCK = os.environ.get("BENCH_CLOCK", "60")
 # The bots' level when each room is one player among bots (BENCH_BOTS), else "" (five players).
 BOTS = os.environ.get("BENCH_BOTS", "")
 HUMANS = 1 if BOTS else SEATS
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Seat:
@@ -258,33 +254,8 @@ def start_server(port: int, database: Path, database_url: str = "") -> subproces
         env.update(ZEROGAMES_DATABASE_URL=database_url, ZEROGAMES_PROXIES="127.0.0.1")
     # As `make run` serves; BENCH_WORKER=gthread compares threads (one per open socket).
     threads = os.environ.get("BENCH_WORKER") == "gthread"
-    worker = ["--worker-class", "gthread", "--threads", "1500"] if threads else []
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            "python:zerogames.serving",
-            *worker,
-            "--bind",
-            f"127.0.0.1:{port}",
-            f"app:create_app({UNLIMITED!r})",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
+    worker = ("--worker-class", "gthread", "--threads", "1500") if threads else ()
+    return serve(port, env, f"app:create_app({UNLIMITED!r})", options=worker)
 
 
 class Site:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+from zerogames.launch import free_port, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
@@ -42,12 +40,6 @@ def browser_type_launch_args(browser_type_launch_args):
     return args
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Server:
     """The site as `make run` serves it (gunicorn, gevent), on its own port and database."""
 
@@ -68,37 +60,10 @@ class Server:
             "ZEROGAMES_SECRET_KEY": "e2e",
             **self.env,
         }
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "-c",
-                "python:zerogames.serving",
-                # Open live channels never close by themselves: a stopped test server should not wait on them.
-                "--graceful-timeout",
-                "1",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "app:create_app()",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=self.log.open("ab"),
-            # Its own process group, so that a kill takes gunicorn's worker down with its master.
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1).close()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(self.log.read_text()) from None
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        try:
+            self.process = serve(self.port, env, stderr=self.log.open("ab"))
+        except RuntimeError as error:
+            raise RuntimeError(f"{error}: {self.log.read_text()}") from None
 
     def kill(self) -> None:
         """SIGKILL to every process of the server, as a crash would: nothing gets to flush or say goodbye."""

@@ -10,9 +10,10 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e import proxy
-from e2e.conftest import Server, free_port
+from e2e.conftest import Server
 from e2e.table import create_room, join_room, take_zero_game_turn, whose_turn
 from tests import postgres
+from zerogames.launch import free_port
 from zerogames.postgres import room_key
 
 pytestmark = pytest.mark.skipif(

@@ -10,13 +10,14 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import psycopg
+
+from zerogames.launch import free_port
 
 
 def binaries() -> Path | None:
@@ -30,12 +31,6 @@ def binaries() -> Path | None:
 
 def available() -> bool:
     return binaries() is not None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 # Text in UTF-8, ordered as SQLite orders it (byte by byte).

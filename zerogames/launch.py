@@ -1,0 +1,62 @@
+"""The site in a process of its own, served as `make run` serves it (gunicorn with zerogames.serving),
+on a loopback port: what the browser tests and the benchmarks start."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(
+    port: int,
+    env: dict[str, str],
+    app: str = "app:create_app()",
+    stderr: IO[bytes] | int = subprocess.DEVNULL,
+    options: tuple[str, ...] = (),
+) -> subprocess.Popen[bytes]:
+    """Start the site on `port` and return once it answers its home page. Its own process group, so
+    that one signal takes gunicorn's worker down with its master."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:zerogames.serving",
+            # Open live channels never close by themselves: a stopped site should not wait on them.
+            "--graceful-timeout",
+            "1",
+            *options,
+            "--bind",
+            f"127.0.0.1:{port}",
+            app,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
+            return process
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"the site stopped as it started (exit {process.returncode})") from None
+            time.sleep(0.1)
+    raise RuntimeError("the site did not start")
