@@ -17,6 +17,7 @@ from tests.web.conftest import (
     wait_until,
     words,
 )
+from zerogames import clock
 from zerogames.games import GAMES
 from zerogames.games.cards import card_name
 from zerogames.rooms import CODE_ALPHABET, Subscriber
@@ -136,6 +137,17 @@ def test_starting_with_too_few_players_is_refused(player, registry):
     response = ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
     assert "needs 3 to 7 players" in response.text
     assert registry.get(code).status == "lobby"
+
+
+def test_in_development_mode_the_host_may_name_the_deal_and_a_bad_one_is_refused(player, registry):
+    code, (ann, _bea, _cal) = three_players(player)
+    response = ann.post(f"/r/{code}/start", data={"seed": "x"}, headers={"HX-Request": "true"})
+    assert "The deal is a whole number" in response.text
+    assert registry.get(code).status == "lobby"
+    ann.post(f"/r/{code}/start", data={"seed": "7"}, headers={"HX-Request": "true"})
+    room = registry.get(code)
+    assert room.seed == 7
+    assert room.state == GAMES["zero_game"].new_game(3, 7, clock.game_options(room.options))
 
 
 def test_the_host_removes_a_bot(player, registry):

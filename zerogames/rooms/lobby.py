@@ -106,7 +106,8 @@ class Lobby:
         room.ratings = self.shown_ratings(room)
         room.changed()
 
-    def start(self, room: Room, uid: str) -> None:
+    def start(self, room: Room, uid: str, seed: int | None = None) -> None:
+        """Deal the game; `seed` (development mode only) deals a chosen deck instead of a random one."""
         with room.lock:
             if uid != room.host:
                 raise Refused("Only the host can start the game.")
@@ -118,7 +119,8 @@ class Lobby:
                     f"{rules.title} needs {rules.min_players} to {rules.max_players} players; "
                     f"the table has {players}. Invite friends or add bots."
                 )
-            seed = secrets.randbelow(2**31)
+            if seed is None:
+                seed = secrets.randbelow(2**31)
             options = clock.game_options(room.options)
             try:
                 state = rules.new_game(players, seed, options)

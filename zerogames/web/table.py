@@ -160,7 +160,22 @@ def ranked(code: str):
 @bp.post("/r/<code>/start")
 def start(code: str):
     room = find_room(code)
-    return attempt(room, lambda: web_registry().start(room, identity.current_uid()))
+
+    def deal() -> None:
+        seed = dealt_seed(request.form, current_app.config["DEV"])
+        web_registry().start(room, identity.current_uid(), seed)
+
+    return attempt(room, deal)
+
+
+def dealt_seed(form, dev: bool) -> int | None:
+    """In development mode the host may name the deal (a seed) to see a given hand again; else random."""
+    chosen = (form.get("seed") or "").strip() if dev else ""
+    if not chosen:
+        return None
+    if not chosen.isdigit() or int(chosen) >= 2**31:
+        raise Refused("The deal is a whole number from 0 to 2147483647, or empty for a random one.")
+    return int(chosen)
 
 
 @bp.post("/r/<code>/clock")
