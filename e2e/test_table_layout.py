@@ -5,13 +5,18 @@ look and with every setting on."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from e2e.access import EVERY_SETTING, sideways
 from e2e.table import add_bots, create_room
+from zerogames.games import GAMES
 
 PHONES = ((390, 844), (360, 740))
+# Two lines of the status's text on a phone, in pixels.
+STATUS_LINES = 36
 DESKTOP = (1280, 800)
 
 # Per game: its name on the home page, its largest player count, and what must be in view: the
@@ -47,20 +52,32 @@ def out_of_view(page: Page, selectors: list[str]) -> list[str]:
     return page.evaluate(OUT_OF_VIEW, selectors)
 
 
+def start_at_your_turn(page: Page, url: str, title: str, players: int, deal: int | None = None) -> None:
+    """A table of Ann and bots, dealt at random or as `deal` says (development mode), at Ann's turn."""
+    # With bots the turn clock is on by default: its line is part of the screen to fit.
+    create_room(page, url, "Ann", game=title, clock="60")
+    add_bots(page, players - 1)
+    if deal is not None:
+        page.get_by_label("Deal number").fill(str(deal))
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#status .headline")).to_contain_text("Your turn")
+
+
+def assert_fits_phones(page: Page, essentials: list[str], what: str = "", spare: int = 0) -> None:
+    """In view on each phone's screen, with `spare` pixels of it left over."""
+    for width, height in PHONES:
+        page.set_viewport_size({"width": width, "height": height - spare})
+        assert out_of_view(page, essentials) == [], f"{what} {width}x{height}"
+        assert page.evaluate(SMALL_TARGETS) == [], f"{what} {width}x{height}: too small to tap"
+
+
 @pytest.mark.parametrize("game_id", list(TABLES))
 def test_the_table_fits_a_phone_screen_for_the_most_players(browser, server, artifacts, game_id):
     title, players, essentials = TABLES[game_id]
     # Measured at rest: with motion reduced no card is caught gliding (a bot's move or a resize).
     page = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce").new_page()
-    # With bots the turn clock is on by default: its line is part of the screen to fit.
-    create_room(page, server.url, "Ann", game=title, clock="60")
-    add_bots(page, players - 1)
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.locator("#status .headline")).to_contain_text("Your turn")
-    for width, height in PHONES:
-        page.set_viewport_size({"width": width, "height": height})
-        assert out_of_view(page, essentials) == [], f"{width}x{height}"
-        assert page.evaluate(SMALL_TARGETS) == [], f"{width}x{height}: too small to tap"
+    start_at_your_turn(page, server.url, title, players)
+    assert_fits_phones(page, essentials)
     for look in ("default", "every-setting"):
         if look != "default":
             page.context.add_cookies([{"name": "settings", "value": EVERY_SETTING, "url": page.url}])
@@ -88,4 +105,28 @@ def test_zero_guessing_at_seven_fits_a_phone_screen(browser, server):
         page.set_viewport_size({"width": width, "height": height})
         assert out_of_view(page, [".guess-order li", ".guess-grid", "#trick", "#hand .card"]) == []
         assert page.get_by_role("button", name="Guess 0").is_visible()
+    page.context.close()
+
+
+def first_deal_with_groups(kind: str, groups: int) -> int:
+    """The first deal (seed) that gives Ann (seat 0 of five) cards of `groups` colours or numbers."""
+    rules = GAMES["zero_down"]
+    for seed in itertools.count():
+        hand = rules.new_game(5, seed, {})["hands"][0]
+        if len({card[:-1] if kind == "colour" else card[-1] for card in hand}) == groups:
+            return seed
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("kind, groups", [("colour", 7), ("number", 8)])
+def test_zero_down_fits_a_phone_screen_when_the_hand_is_most_split(browser, server, kind, groups):
+    """Nine cards of seven colours (or eight numbers): the most group labels a hand can hold, the
+    most lines it can take; the last must still be in view, with room to spare for the two lines the
+    status grows by later in a game (the round just over, a move told in two lines)."""
+    title, players, essentials = TABLES["zero_down"]
+    page = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce").new_page()
+    start_at_your_turn(page, server.url, title, players, deal=first_deal_with_groups(kind, groups))
+    page.locator(f"#zd-by-{kind}").check(force=True)
+    expect(page.locator(f".group-label.by-{kind}")).to_have_count(groups)
+    assert_fits_phones(page, essentials, f"{groups} {kind} groups", spare=STATUS_LINES)
     page.context.close()
