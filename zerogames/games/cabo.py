@@ -9,6 +9,7 @@ viewer until it leaves the board). A view shows a face only to a viewer with a l
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -140,7 +141,7 @@ class Cabo(Game):
     def __init__(self) -> None:
         # Each seat's last list of moves, with the state it was made for: `apply` checks a move
         # against the list the table was just handed, without making it again (Cabo's lists are long).
-        self.last_listed: dict[int, tuple[State, list[Action]]] = {}
+        self.last_listed: dict[int, tuple[State, Sequence[Action]]] = {}
 
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
         if seat is None:
@@ -304,8 +305,8 @@ class Cabo(Game):
 # Set-up
 
 
-def moves(state: State, seat: int) -> list[Action]:
-    """What `seat` may do now (the list legal_actions hands out)."""
+def moves(state: State, seat: int) -> Sequence[Action]:
+    """What `seat` may do now (legal_actions hands out a copy: a snap list is the board's own)."""
     phase = state["phase"]
     if phase != "play":
         if phase == "peek" and state["peeks"][seat] is None:
@@ -327,7 +328,7 @@ def moves(state: State, seat: int) -> list[Action]:
             actions += snaps(state, seat)
         return actions
     if state["window"] and step == "start":
-        return list(snaps(state, seat))
+        return snaps(state, seat)
     return []
 
 
