@@ -47,6 +47,14 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
   .map(([name, box]) => name + ": " + Math.round(box.width) + "x" + Math.round(box.height))"""
 
 
+# A control in sight that another element lies over (where a tap at its middle would land).
+COVERED = """() => [...document.querySelectorAll("#room button")].filter(el => {
+  const box = el.getBoundingClientRect(), x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (!el.getClientRects().length || x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+  return !el.contains(document.elementFromPoint(x, y));
+}).map(el => el.getAttribute("aria-label") || el.textContent.trim())"""
+
+
 def out_of_view(page: Page, selectors: list[str]) -> list[str]:
     page.evaluate("window.scrollTo(0, 0)")
     return page.evaluate(OUT_OF_VIEW, selectors)
@@ -69,6 +77,7 @@ def assert_fits_phones(page: Page, essentials: list[str], what: str = "", spare:
         page.set_viewport_size({"width": width, "height": height - spare})
         assert out_of_view(page, essentials) == [], f"{what} {width}x{height}"
         assert page.evaluate(SMALL_TARGETS) == [], f"{what} {width}x{height}: too small to tap"
+        assert page.evaluate(COVERED) == [], f"{what} {width}x{height}: covered"
 
 
 @pytest.mark.parametrize("game_id", list(TABLES))
@@ -129,4 +138,20 @@ def test_zero_down_fits_a_phone_screen_when_the_hand_is_most_split(browser, serv
     page.locator(f"#zd-by-{kind}").check(force=True)
     expect(page.locator(f".group-label.by-{kind}")).to_have_count(groups)
     assert_fits_phones(page, essentials, f"{groups} {kind} groups", spare=STATUS_LINES)
+    page.context.close()
+
+
+def test_cabo_fits_a_phone_screen_with_a_snap_window_open_as_your_turn_starts(browser, server):
+    """Your turn starts just after a discard: every card offers Snap, each of yours also Take here."""
+    title, players, essentials = TABLES["cabo"]
+    page = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce").new_page()
+    # Dealt so that the player after the dealer, a bot, plays first and Ann next.
+    start_at_your_turn(page, server.url, title, players, deal=1)
+    page.get_by_label("Peek at your card 1").check()
+    page.get_by_label("Peek at your card 3").check()
+    page.get_by_role("button", name="Ready").click()
+    expect(page.locator("#status .headline")).to_contain_text("Your turn: draw a card")
+    expect(page.get_by_role("button", name="Snap your card 4")).to_be_visible()
+    expect(page.get_by_role("button", name="Take the discard into your card 4")).to_be_visible()
+    assert_fits_phones(page, [*essentials, ".cabo-seat.mine button"], "snap window open")
     page.context.close()
