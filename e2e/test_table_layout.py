@@ -55,6 +55,13 @@ COVERED = """() => [...document.querySelectorAll("#room button")].filter(el => {
 }).map(el => el.getAttribute("aria-label") || el.textContent.trim())"""
 
 
+# A player's essentials in a seat tile that are cut short (an ellipsis, or clipped).
+CUT_SHORT = """() => [...document.querySelectorAll("#room :is(.seat, .tseat, .cabo-seat) "
+  + ":is(.seat-name, .seat-top, .tseat-top, .seat-figures > span, .seat-score)")]
+  .filter(el => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1)
+  .map(el => el.textContent.replace(/\\s+/g, " ").trim())"""
+
+
 def out_of_view(page: Page, selectors: list[str]) -> list[str]:
     page.evaluate("window.scrollTo(0, 0)")
     return page.evaluate(OUT_OF_VIEW, selectors)
@@ -78,6 +85,7 @@ def assert_fits_phones(page: Page, essentials: list[str], what: str = "", spare:
         assert out_of_view(page, essentials) == [], f"{what} {width}x{height}"
         assert page.evaluate(SMALL_TARGETS) == [], f"{what} {width}x{height}: too small to tap"
         assert page.evaluate(COVERED) == [], f"{what} {width}x{height}: covered"
+        assert page.evaluate(CUT_SHORT) == [], f"{what} {width}x{height}: cut short"
 
 
 @pytest.mark.parametrize("game_id", list(TABLES))
