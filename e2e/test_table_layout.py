@@ -107,6 +107,8 @@ def test_the_table_fits_a_phone_screen_for_the_most_players(browser, server, art
             shot = artifacts / f"{game_id}-{players}-players-{look}-{width}x{height}.png"
             page.screenshot(path=shot, animations="disabled")
             assert not sideways(page), f"{look}, {width}x{height}"
+            # Larger text may push the hand below the fold, but no player's name or figure is cut.
+            assert page.evaluate(CUT_SHORT) == [], f"{look}, {width}x{height}: cut short"
     page.context.close()
 
 
