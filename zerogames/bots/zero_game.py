@@ -13,6 +13,8 @@ from zerogames.games.zero_game import BIDS, PLAYS
 from .search import best_by_deals
 from .tricks import higher_unseen, voids_shown
 
+RANKS_IN_SUIT = len(RANKS)
+
 
 def strength(card: str, trump: str | None) -> float:
     """How likely a card is to take a trick on its own, roughly."""
@@ -87,34 +89,101 @@ def out_of_play(view: dict[str, Any], memory: Memory) -> set[str]:
     return known
 
 
-def promoted(card: str, known: set[str]) -> str:
-    """The card as strong as it really is: a king whose ace is out of play is as good as the ace."""
-    above = higher_unseen(card, known)
-    return RANKS[len(RANKS) - 1 - above] + card[1] if card[0] in "KQJ" and above < 2 else card
-
-
 def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
-    """Bid what a few deals of the unseen cards, played out as Easy plays, say is best; then play as
-    Easy does, but lead the card likeliest to win, counting the cards already out."""
-    if legal[0]["type"] == "bid":
-        return hard(view, legal, memory, rng, NORMAL_DEALS)
+    """Bid the tricks the hand should take, then play to make the bid exactly, counting the cards out."""
+    seat = view["seat"]
     trump = view["trump"][1] if view["trump"] else None
-    need = view["bids"][view["seat"]] - view["tricks"][view["seat"]]
-    if view["trick"] or need <= 0:
-        return choose(view, legal, "easy", rng)
     known = out_of_play(view, memory)
-    return max(legal, key=lambda action: strength(promoted(action["card"], known), trump))
+    if legal[0]["type"] == "bid":
+        # The tricks the hand should take: each card's chance to win a trick it leads.
+        held, others = len(view["hand"]), view["players"] - 1
+        wanted = round(sum(chance_to_win(card, [], trump, known, held, others) for card in view["hand"]))
+        return min(legal, key=lambda action: (abs(action["bid"] - wanted), action["bid"]))
+    table = [card for _, card in view["trick"]]
+    later = view["players"] - len(table) - 1
+    need = view["bids"][seat] - view["tricks"][seat]
+    card = play_to_bid(view["hand"], [a["card"] for a in legal], table, trump, known, need, later)
+    return PLAYS[card]
+
+
+# Normal's play, also Hard's own play in its play-outs: each card is weighed by its chance to take the
+# trick, from the cards still unseen (any of them may sit in a later player's hand).
+
+# A card this likely to hold the trick is played as a sure winner.
+SURE = 0.85
+
+
+def chance_to_win(
+    card: str, table: list[str], trump: str | None, known: set[str], held: int, later: int
+) -> float:
+    """The chance that `card`, played now, takes the trick: it must beat the table, then no later player
+    (each holding `held` cards) may hold a higher card of its suit, or trump it for lack of the suit."""
+    cards = [*table, card]
+    if trick_winner(cards, trump) != len(table):
+        return 0.0
+    if not later:
+        return 1.0
+    unseen = len(STANDARD_DECK) - len(known)
+    if not unseen:
+        return 1.0
+    # The share of the unseen cards in the later players' hands: each unseen card is there this likely.
+    there = min(1.0, later * held / unseen)
+    chance = (1 - there) ** higher_unseen(card, known)
+    if trump and card[1] != trump:
+        suit_left = RANKS_IN_SUIT - sum(1 for seen in known if seen[1] == card[1])
+        trumps_left = RANKS_IN_SUIT - sum(1 for seen in known if seen[1] == trump)
+        void = (1 - suit_left / unseen) ** held
+        ruffs = 1 - (1 - trumps_left / unseen) ** held
+        chance *= (1 - void * ruffs) ** later
+    return chance
+
+
+def play_to_bid(
+    hand: list[str],
+    cards: list[str],
+    table: list[str],
+    trump: str | None,
+    known: set[str],
+    need: int,
+    later: int,
+) -> str:
+    """The card that best keeps the tricks won on course for the bid: while tricks are wanted, take them
+    with cards sure to hold (the cheapest such), else keep the strength; once the bid is reached, duck,
+    shedding the most dangerous card that loses."""
+    alone = {card: chance_to_win(card, [], trump, known, len(hand), later + len(table)) for card in hand}
+    now = {card: chance_to_win(card, table, trump, known, len(hand), later) for card in cards}
+    # A card that does not beat the table now never takes the trick.
+    losing = [card for card in cards if table and not now[card]]
+    if need <= 0:
+        if losing:
+            return max(losing, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
+        return min(cards, key=lambda card: (now[card], RANK_ORDER[card[0]]))
+    if need >= len(hand):
+        return max(cards, key=lambda card: (now[card], -RANK_ORDER[card[0]]))
+    sure = [card for card in cards if now[card] >= SURE]
+    if sure:
+        return min(sure, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
+    spare = sum(alone.values()) - need
+    if spare < 0:
+        # Short of winners: give the likeliest card its chance.
+        return max(cards, key=lambda card: (now[card], -RANK_ORDER[card[0]]))
+    if losing and spare > 0.5:
+        # More winners than tricks wanted: shed one while the trick is lost anyway.
+        return max(losing, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
+    return min(cards, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
 
 
 # Hard: deals of the unseen cards that agree with the round so far (voids included), each rebuilt with
 # the real engine from a stacked deck and the round's bids and plays, then played out by every seat.
+# Every move made there is legal by construction (listed by the engine, or already made at the table),
+# so the engine performs it unchecked: play-outs are the search's whole budget.
 
 DEFAULT_BUDGET = 24
-# Normal weighs its bid on this many deals.
-NORMAL_DEALS = 6
 # In a play-out the other seats play greedily, but now and then at random: the table may hold anyone
 # from a careful player to a random one, and a search sure of its opponents is easily fooled.
 WILD = 0.3
+# Winning the game, weighed in round points: more than any round can bring.
+GAME_WORTH = 30
 RULES = GAMES["zero_game"]
 
 
@@ -123,16 +192,28 @@ def hard(
 ) -> dict[str, Any]:
     if len(legal) == 1:
         return legal[0]
-    fallback = choose(view, legal, "easy", rng)
+    fallback = normal(view, legal, memory, rng)
     if not memory.whole:
         return fallback
     seat = view["seat"]
 
     def outcome(state: State, action: dict[str, Any]) -> float:
-        return RULES.scores(play_out(RULES.apply(state, seat, action), seat, rng))[seat]
+        points = RULES.scores(play_out(RULES.perform(state, seat, action, 0.0), seat, rng))
+        return worth(view, points)
 
     chosen = best_by_deals(legal, lambda: sample_round(view, memory, rng), outcome, budget or DEFAULT_BUDGET)
     return chosen or fallback
+
+
+def worth(view: dict[str, Any], points: list[int]) -> float:
+    """What a round's points are worth to the seat: its own, and in the game's last round also the game
+    itself (the scores so far decide whether a safe bid is enough, or a bold one or a spoiled rival is
+    needed)."""
+    seat = view["seat"]
+    if view["round"] < view["rounds"]:
+        return points[seat]
+    totals = [score + gained for score, gained in zip(view["scores"], points, strict=True)]
+    return points[seat] + GAME_WORTH * (totals[seat] == max(totals))
 
 
 def sample_round(view: dict[str, Any], memory: Memory, rng: random.Random) -> State | None:
@@ -162,9 +243,9 @@ def sample_round(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
         bidder = (first + offset) % players
         if view["bids"][bidder] is None:
             break
-        state = RULES.apply(state, bidder, BIDS[view["bids"][bidder]])
+        state = RULES.perform(state, bidder, BIDS[view["bids"][bidder]], 0.0)
     for who, card in played:
-        state = RULES.apply(state, who, PLAYS[card])
+        state = RULES.perform(state, who, PLAYS[card], 0.0)
     return state
 
 
@@ -195,49 +276,33 @@ def deal_unseen(view: dict[str, Any], memory: Memory, rng: random.Random) -> lis
 
 def play_out(state: State, me: int, rng: random.Random) -> State:
     """Every seat bids and plays to the round's end as Easy would, the others now and then at random,
-    and this seat sure of what it can win: in a sampled deal every hand is known."""
+    and this seat as Normal plays: as the seat itself would, seeing only its hand and the cards out (a
+    search that plays its own later moves seeing every hand trusts bids that need exact play)."""
     while state["phase"] != "over":
         seat = state["turn"]
         legal = RULES.legal_actions(state, seat)
         if seat != me and rng.random() < WILD:
             action = legal[int(rng.random() * len(legal))]
         elif seat == me and state["phase"] == "play":
-            action = clear_sighted(state, seat, legal) or choose(bare_view(state, seat), legal, "easy", rng)
+            action = own_play(state, seat, legal)
         else:
             action = choose(bare_view(state, seat), legal, "easy", rng)
-        state = RULES.apply(state, seat, action)
+        state = RULES.perform(state, seat, action, 0.0)
     return state
 
 
-def clear_sighted(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """In a deal where every hand is known: while a trick is wanted, the cheapest card that wins it
-    whatever the later players hold; else the highest card that loses it now. None when there is none."""
-    trump = state["stock"][0][1] if state["stock"] else None
-    played = [card for _, card in state["trick"]]
-    later = [(seat + k) % state["players"] for k in range(1, state["players"] - len(played))]
-    by_strength = sorted(
-        legal, key=lambda action: (action["card"][1] == trump, RANK_ORDER[action["card"][0]])
-    )
-    winning = [
-        action for action in by_strength if trick_winner([*played, action["card"]], trump) == len(played)
-    ]
-    if state["bids"][seat] > state["tricks"][seat]:
-        return next(
-            (action for action in winning if not beaten([*played, action["card"]], later, state)), None
-        )
-    losing = [action for action in by_strength if action not in winning]
-    return losing[-1] if losing else None
-
-
-def beaten(cards: list[str], later: list[int], state: State) -> bool:
-    """Whether one of the later players holds a card that would take the trick from the last card."""
-    trump = state["stock"][0][1] if state["stock"] else None
-    for other in later:
-        hand = state["hands"][other]
-        for reply in [card for card in hand if card[1] == cards[0][1]] or hand:
-            if trick_winner([*cards, reply], trump) == len(cards):
-                return True
-    return False
+def own_play(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seat's own move in a play-out, as Normal would make it from what the seat has seen."""
+    trump_shown = state["stock"][0] if state["stock"] else None
+    table = [card for _, card in state["trick"]]
+    known = {*state["hands"][seat], *state["played"], *table}
+    if trump_shown:
+        known.add(trump_shown)
+    need = state["bids"][seat] - state["tricks"][seat]
+    later = state["players"] - len(table) - 1
+    cards = [action["card"] for action in legal]
+    trump = trump_shown[1] if trump_shown else None
+    return PLAYS[play_to_bid(list(state["hands"][seat]), cards, table, trump, known, need, later)]
 
 
 def bare_view(state: State, seat: int) -> dict[str, Any]:
