@@ -110,10 +110,11 @@
     if (target) target.focus({ preventScroll: true });
   }
 
-  // The status in words for a screen reader (#announcer), "Your turn" in the title, a chime.
-  // `quietly`: on page load, the table as it stands is not said.
+  // The status in words for a screen reader (#announcer), "Your turn" in the title, a chime: at a live
+  // table, not a replay's. `quietly`: on page load, the table as it stands is not said.
   var said = null, title = doc.title, wasMyTurn = false;
   function announce(quietly) {
+    if (!live) return;
     var headline = text("#status .headline"), myTurn = /^Your turn/.test(headline);
     var words = [text("#status .last-action"), /^(Your turn|Game over)/.test(headline) ? headline : ""]
       .filter(Boolean).join(" ");
