@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from zerogames.games import GAMES
 from zerogames.games.base import State
-from zerogames.games.zero_down import COLOUR, DECK, NUMBER, SET_SIZE, fan, hand_points, is_zero
+from zerogames.games.zero_down import (
+    COLOUR,
+    COLOUR_TALLY,
+    DECK,
+    NUMBER,
+    NUMBER_TALLY,
+    NUMBERS,
+    SET_SIZE,
+    fan,
+    hand_points,
+    is_zero,
+)
 
 from .search import best_by_deals
 
@@ -19,12 +29,21 @@ GOOD_ENOUGH = 3
 WORTH_IT = 1
 
 
+# A tally holds each colour's (or number's) count in a 4-bit field (the engine's COLOUR_TALLY): Hard's
+# play-outs weigh hands by the thousand, and a tally is the quick way to count them.
+FIELDS = range(0, 4 * len(NUMBERS), 4)
+
+
+def most_held(tally: int) -> int:
+    """The largest count in a colour or number tally."""
+    return max((tally >> shift) & 15 for shift in FIELDS)
+
+
 def worth(hand: Sequence[str]) -> int:
     """Lower is better: the hand's points, less how far its biggest colour and number go towards five."""
-    colours = [COLOUR[card] for card in hand]
-    numbers = [NUMBER[card] for card in hand]
-    growth = min(max(map(colours.count, colours)), SET_SIZE) + min(max(map(numbers.count, numbers)), SET_SIZE)
-    return hand_points(hand) - growth
+    colours = most_held(sum(map(COLOUR_TALLY.__getitem__, hand)))
+    numbers = most_held(sum(map(NUMBER_TALLY.__getitem__, hand)))
+    return hand_points(hand) - min(colours, SET_SIZE) - min(numbers, SET_SIZE)
 
 
 def after_swap(hand: Sequence[str], action: dict[str, Any]) -> list[str]:
@@ -78,22 +97,24 @@ class Memory:
 
 # The chance that a colour or number held so many times becomes a five-set before the round ends.
 COMPLETES = {3: 0.25, 4: 0.55}
+# The chance that a card stays counted, by how many of its colour (or number) a tally field holds: a
+# five-set sets it aside for sure.
+STAYS = [1 - (1.0 if count >= SET_SIZE else COMPLETES.get(count, 0.0)) for count in range(16)]
+# Where a card's colour and number are counted in a tally.
+COLOUR_FIELD = {card: COLOUR_TALLY[card].bit_length() - 1 for card in DECK}
+NUMBER_FIELD = {card: NUMBER_TALLY[card].bit_length() - 1 for card in DECK}
 
 
 def expected_points(hand: Sequence[str]) -> float:
     """Normal's yardstick, lower is better: the points the hand may end on, each number weighed by the
     chance that one of its cards is still counted (not set aside by a colour or number five-set that
     three or four cards already point to)."""
-    colours = Counter(COLOUR[card] for card in hand)
-    numbers = Counter(NUMBER[card] for card in hand)
-
-    def completes(count: int) -> float:
-        return 1.0 if count >= SET_SIZE else COMPLETES.get(count, 0.0)
-
+    colours = sum(map(COLOUR_TALLY.__getitem__, hand))
+    numbers = sum(map(NUMBER_TALLY.__getitem__, hand))
     aside: dict[int, float] = {}
     for card in hand:
         number = NUMBER[card]
-        kept = (1 - completes(colours[COLOUR[card]])) * (1 - completes(numbers[number]))
+        kept = STAYS[(colours >> COLOUR_FIELD[card]) & 15] * STAYS[(numbers >> NUMBER_FIELD[card]) & 15]
         aside[number] = aside.get(number, 1.0) * (1 - kept)
     return sum(number * (1 - all_aside) for number, all_aside in aside.items())
 
@@ -142,7 +163,7 @@ def normal_worth(hand: Sequence[str], swap: dict[str, Any], memory: Memory, seat
 # seen taking, and the cards out of the round), each played on with the engine until its next turn (or
 # the round's end) by the others as Easy plays; a move is worth what its hand is then worth.
 
-DEFAULT_BUDGET = 4
+DEFAULT_BUDGET = 8
 # The moves Hard weighs: Normal's best few swaps, and the knock.
 CANDIDATES = 4
 RULES = GAMES["zero_down"]

@@ -375,7 +375,12 @@ def shown_round(ended: dict[str, Any]) -> dict[str, Any]:
 
 def hand_points(hand: Sequence[str]) -> int:
     """What the hand would score if the round ended now."""
-    return hand_score(hand)["points"]
+    # The bots weigh hands by the thousand: most hold no five-set, and then nothing is set aside.
+    if holds_five(sum(map(COLOUR_TALLY.__getitem__, hand))) or holds_five(
+        sum(map(NUMBER_TALLY.__getitem__, hand))
+    ):
+        return hand_score(hand)["points"]
+    return sum({NUMBER[card] for card in hand})
 
 
 def finish_round(state: State, zero: int | None, from_deal: bool) -> State:
