@@ -85,6 +85,17 @@ def test_trump_card_banked_share_and_its_interval_match_a_hand_count():
     assert sum(rows[0]["figure_ci95"]) + sum(rows[1]["figure_ci95"]) == pytest.approx(200)
 
 
+def test_jobs_play_the_same_games_to_the_same_figures():
+    """Seven games of three seats: two whole deals and one game of a third, split between processes."""
+    timed = {"decision_ms_p50", "decision_ms_p99", "decision_ms_max", "decision_cpu_ms_p99"}
+    figures = []
+    for jobs in (1, 2):
+        rows = sim.simulate("zero_down", ["normal", "easy", "random"], 7, seed=3, jobs=jobs)
+        figures.append([{key: value for key, value in row.items() if key not in timed} for row in rows])
+    assert figures[0] == figures[1]
+    assert [row["games"] for row in figures[0]] == [7, 7, 7]
+
+
 def test_a_figure_from_a_single_deal_has_no_interval():
     assert all(math.isnan(end) for end in sim.ratio_interval([[30.0, 60.0]]))
 

@@ -1,14 +1,15 @@
 """Bot against bot: play many games of one game and print how each bot level fared.
 
     python -m zerogames.sim GAME --seats hard,easy,easy,easy,easy --games N --seed S [--json]
-                            [--options JSON] [--budget DEALS]
+                            [--options JSON] [--budget DEALS] [--jobs N]
 
 Deals are duplicated: game i is deal S + i // players, played with the lineup turned i % players seats,
 so every deal is played with each level in every seat and the luck of the cards cancels out.
 Per level (each seat of a level counts as one game of it): games, win rate with its 95% interval,
 mean final score, the game's own figure with its 95% interval, and decision times (wall clock: p50,
 p99 and the longest; and p99 in the thinking thread's CPU time, which other work on a shared machine
-does not inflate). A progress bar runs on stderr.
+does not inflate). A progress bar runs on stderr. `--jobs` plays deals in several processes at once:
+the same games, so the same figures (but the times).
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from zerogames.bots import MODULES, SIM_LEVELS, Bot
@@ -48,6 +52,20 @@ class Tally:
     decisions_ms: list[float] = field(default_factory=list)
     # The same decisions in the thinking thread's CPU time: what a shared machine's other work leaves out.
     decisions_cpu_ms: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        """Another part of the run's tally (a deal's games are tallied whole, in one part)."""
+        self.games += other.games
+        self.wins += other.wins
+        self.score += other.score
+        for deal, (numerator, denominator) in other.figure.items():
+            summed = self.figure.setdefault(deal, [0.0, 0.0])
+            summed[0] += numerator
+            summed[1] += denominator
+        for name, count in other.counted.items():
+            self.counted[name] = self.counted.get(name, 0) + count
+        self.decisions_ms += other.decisions_ms
+        self.decisions_cpu_ms += other.decisions_cpu_ms
 
 
 def wilson(wins: int, games: int) -> tuple[float, float]:
@@ -160,18 +178,41 @@ def simulate(
     options: dict[str, Any] | None = None,
     budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
 ) -> list[dict[str, Any]]:
-    """Play `games` games and return one summary per level, in the order the levels first appear."""
+    """Play `games` games and return one summary per level, in the order the levels first appear.
+    With several jobs, processes play a deal's games each in turn: the same games, the same figures."""
+    deals = [(first, min(first + len(levels), games)) for first in range(0, games, len(levels))]
+    play = partial(play_games, game_id, levels, seed, options or {}, budget)
+    tallies = {level: Tally() for level in levels}
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        done = 0
+        for played in (pool.map if pool else map)(play, deals):
+            for level, tally in played.items():
+                tallies[level].add(tally)
+            done += sum(tally.games for tally in played.values())
+            if progress:
+                progress(done, games)
+    return [summary(game_id, level, tally) for level, tally in tallies.items()]
+
+
+def play_games(
+    game_id: str,
+    levels: list[str],
+    seed: int,
+    options: dict[str, Any],
+    budget: int | None,
+    games: tuple[int, int],
+) -> dict[str, Tally]:
+    """Games first to last (not included) of a run, tallied by level."""
     rules = GAMES[game_id]
     tallies = {level: Tally() for level in levels}
-    for game in range(games):
+    for game in range(*games):
         lineup = lineup_for(levels, game)
         deal = seed + game // len(levels)
-        state = play_game(rules, lineup, deal, options or {}, budget, tallies)
+        state = play_game(rules, lineup, deal, options, budget, tallies)
         count_game(rules, lineup, deal, state, tallies)
-        if progress:
-            progress(game + 1, games)
-    return [summary(game_id, level, tally) for level, tally in tallies.items()]
+    return tallies
 
 
 def summary(game_id: str, level: str, tally: Tally) -> dict[str, Any]:
@@ -239,6 +280,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="one JSON object per level instead of a table")
     parser.add_argument("--options", type=json.loads, default={}, help="the game's options as JSON")
     parser.add_argument("--budget", type=int, help="Hard's deals per decision (default: the game's own)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing at once (the same games)")
     args = parser.parse_args(argv)
     rules = GAMES[args.game]
     args.levels = args.seats.split(",")
@@ -250,6 +292,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"{rules.title} seats {seats} players, not {len(args.levels)}")
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     if not isinstance(args.options, dict):
         parser.error("--options must be a JSON object")
     return args
@@ -259,7 +303,7 @@ def main(argv: list[str] | None = None) -> None:
     args = arguments(argv)
     try:
         rows = simulate(
-            args.game, args.levels, args.games, args.seed, args.options, args.budget, progress_bar
+            args.game, args.levels, args.games, args.seed, args.options, args.budget, progress_bar, args.jobs
         )
     except ValueError as error:  # a bad game option
         sys.exit(f"error: {error}")
