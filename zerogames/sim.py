@@ -186,13 +186,11 @@ def simulate(
     play = partial(play_games, game_id, levels, seed, options or {}, budget)
     tallies = {level: Tally() for level in levels}
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
-        done = 0
-        for played in (pool.map if pool else map)(play, deals):
+        for (_, last), played in zip(deals, (pool.map if pool else map)(play, deals), strict=True):
             for level, tally in played.items():
                 tallies[level].add(tally)
-            done += sum(tally.games for tally in played.values())
             if progress:
-                progress(done, games)
+                progress(last, games)
     return [summary(game_id, level, tally) for level, tally in tallies.items()]
 
 
