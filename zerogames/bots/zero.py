@@ -1,15 +1,18 @@
-"""Zero's Easy bot: play a 0 when it can, guess its own card plus the others' expected cards, save all."""
+"""Zero's bots. Easy plays a 0 when it can, guesses its own card plus the others' expected cards and
+lays the largest set first. Normal also remembers who holds what, reads the earlier guesses and lays
+the most cards it can; Hard also learns how each player guesses and tries its cards on sampled deals."""
 
 from __future__ import annotations
 
 import math
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from zerogames.games import GAMES
 from zerogames.games.base import State
-from zerogames.games.zero import DECK
+from zerogames.games.zero import DECK, DONE, GUESSES, safe_sets
 
 from .search import best_by_deals
 
@@ -44,26 +47,31 @@ def choose(
 
 
 # Normal and Hard remember where revealed cards went: a player who took the played cards holds them
-# until they are seen again (played, or laid in a safe set).
+# until they are seen again (played, or laid in a safe set). Hard also remembers how each player
+# guesses: from their card and the average alone, or also reading the guesses made before theirs.
 
 
 class Memory:
-    """The cards each other seat is known to hold."""
+    """The cards each other seat is known to hold, and how each of them has been seen to guess."""
 
     def __init__(self) -> None:
         self.held: dict[int, Counter] = {}
         self.reveals_seen: int | None = None
         self.sets_seen: list[int] = []
+        # By seat: the guesses that the plain aim explained better, and those the reading aim did.
+        self.styles: dict[int, list[int]] = {}
 
     def see(self, view: dict[str, Any]) -> None:
         seat, players = view["seat"], view["players"]
         if not self.held:
             self.held = {other: Counter() for other in range(players) if other != seat}
+            self.styles = {other: [0, 0] for other in self.held}
             self.sets_seen = [len(sets) for sets in view["safe"]]
         reveal = view["reveal"]
         if reveal is not None and reveal["trick"] != self.reveals_seen:
             self.reveals_seen = reveal["trick"]
             self.revealed(reveal, seat)
+            self.read_styles(reveal, seat, players, public_mean(view))
         for other, sets in enumerate(view["safe"]):
             for laid in sets[self.sets_seen[other] :]:
                 if other != seat:
@@ -84,6 +92,23 @@ class Memory:
                 if other != seat:
                     self.held[other][0] += 1
 
+    def read_styles(self, reveal: dict[str, Any], seat: int, players: int, mean: float) -> None:
+        """With the cards face up, which aim each guess after the first came nearer to."""
+        guesses = reveal["guesses"]
+        for at, (guesser, said) in enumerate(guesses):
+            if guesser == seat or not at:
+                continue
+            card = reveal["cards"][guesser]
+            plain = abs(said - plain_aim(card, players - 1, mean))
+            reading = abs(said - reading_aim(card, guesses[:at], players - 1, mean))
+            if abs(plain - reading) > STYLE_MARGIN:
+                self.styles[guesser][plain > reading] += 1
+
+    def reading_share(self, other: int) -> float:
+        """How likely this player is to read the earlier guesses (even odds before any evidence)."""
+        plain, reading = self.styles[other]
+        return (reading + 1) / (plain + reading + 2)
+
     def unseen(self, view: dict[str, Any]) -> Counter:
         """The cards this seat cannot place: the deck less its hand, its card, the safe sets and the
         cards it knows the others hold."""
@@ -97,6 +122,62 @@ class Memory:
         for held in self.held.values():
             unseen.subtract(held)
         return +unseen
+
+
+# A guess counts for a style only when it lies nearer that style's aim than the other's by more than this.
+STYLE_MARGIN = 0.5
+
+
+def in_play(view: dict[str, Any]) -> tuple[int, int]:
+    """The total value and the number of the cards not yet laid in safe sets."""
+    laid = [card for sets in view["safe"] for cards in sets for card in cards]
+    return DECK_SUM - sum(laid), len(DECK) - len(laid)
+
+
+def public_mean(view: dict[str, Any]) -> float:
+    """The average value of the cards not yet laid in safe sets."""
+    value, count = in_play(view)
+    return value / max(1, count)
+
+
+def plain_aim(card: int, others: int, mean: float) -> float:
+    """A guess from one's own card and the average of the others' cards (as Easy guesses)."""
+    return card + others * mean
+
+
+def reading_aim(card: int, earlier: list | tuple, others: int, mean: float) -> float:
+    """A guess that also takes each earlier guess to tell that guesser's card (a plain guess, undone)."""
+    told = sum(max(-3.0, min(3.0, said - plain_aim(0, others, mean))) for _, said in earlier)
+    return card + told + (others - len(earlier)) * mean
+
+
+def nearest_free(aim: float, said: set[int], bound: int) -> int:
+    """The total a player aiming at `aim` says: the nearest one nobody has said yet, within the bound."""
+    near, reach = max(-bound, min(bound, round(aim))), len(said) + 1
+    totals = range(max(-bound, near - reach), min(bound, near + reach) + 1)
+    return min((total for total in totals if total not in said), key=lambda total: abs(total - aim))
+
+
+@lru_cache(maxsize=1 << 14)
+def most_laid(hand: tuple[int, ...]) -> int:
+    """The most cards that disjoint safe sets from `hand` (sorted) can hold: the points it can bank now."""
+    return max((len(cards) + most_laid(rest(hand, cards)) for cards in safe_sets(hand)), default=0)
+
+
+def rest(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    """`hand` (sorted) less `cards`."""
+    left = Counter(hand)
+    left.subtract(cards)
+    return tuple(sorted(left.elements()))
+
+
+def lay_most(legal: list[dict[str, Any]], hand: tuple[int, ...]) -> dict[str, Any]:
+    """The safe set that starts a way of laying the most cards of the hand; done when none is left.
+    Each card laid is a point that can no longer be lost, so no set is held back."""
+    sets = [action for action in legal if action["type"] == "safe"]
+    if not sets:
+        return legal[-1]
+    return max(sets, key=lambda action: len(action["cards"]) + most_laid(rest(hand, tuple(action["cards"]))))
 
 
 def others_cards(view: dict[str, Any], memory: Memory, rng: random.Random) -> dict[int, list[int]]:
@@ -117,6 +198,14 @@ def others_cards(view: dict[str, Any], memory: Memory, rng: random.Random) -> di
     return hands
 
 
+def likely_play(hand: list[int], rng: random.Random) -> int:
+    """The card a player likely played: a 0 most often when they hold one (it comes back unless
+    someone guesses right), else any."""
+    if 0 in hand and rng.random() < ZERO_PLAYED:
+        return 0
+    return rng.choice(hand)
+
+
 def likeliest_guess(legal: list[dict[str, Any]], totals: Counter, rng: random.Random) -> dict[str, Any]:
     """The guess most often right in the sampled totals (the nearest to their middle on a tie)."""
     middle = sum(total * times for total, times in totals.items()) / max(1, sum(totals.values()))
@@ -124,58 +213,98 @@ def likeliest_guess(legal: list[dict[str, Any]], totals: Counter, rng: random.Ra
 
 
 def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
-    """Easy's plays and safe sets; a guess that is the likeliest total of the cards played, each other
-    player's card drawn from the cards it is known to hold and the unseen ones."""
-    if legal[0]["type"] != "guess":
-        return choose(view, legal, "normal", rng)
+    """Easy's plays; a guess that reads the earlier guesses as plain ones; the most cards laid."""
+    kind = legal[0]["type"]
+    if kind == "safe":
+        return lay_most(legal, tuple(view["hand"]))
+    if kind == "guess":
+        return guess_from_deals(view, legal, memory, rng, NORMAL_SAMPLES, reads_styles=False)
+    return choose(view, legal, "normal", rng)
+
+
+def guess_from_deals(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    samples: int,
+    reads_styles: bool,
+) -> dict[str, Any]:
+    """The likeliest total over sampled deals, each weighed by how well it explains the guesses already
+    made. A player guesses the nearest free total to what they aim at: their card and the others'
+    average as they see it (plain), or also the earlier guesses read as plain ones; Hard weighs the two
+    by what it has seen of each player, Normal takes everyone to be plain."""
+    others, bound = view["players"] - 1, view["guess_range"][1]
+    mean = public_mean(view)
+    # A guesser's average leaves out their own hand, known in each deal.
+    unseen_sum, unseen_count = in_play(view)
+    shares = {other: memory.reading_share(other) if reads_styles else 0.0 for other in memory.held}
     totals: Counter = Counter()
-    for _ in range(NORMAL_SAMPLES):
+    for _ in range(samples):
         hands = others_cards(view, memory, rng)
-        totals[view["played_card"] + sum(rng.choice(hand) for hand in hands.values())] += 1
+        cards = {other: likely_play(hand, rng) for other, hand in hands.items()}
+        weight = 1.0
+        said: set[int] = set()
+        for at, (guesser, total) in enumerate(view["guesses"]):
+            if guesser in cards:
+                hand = hands[guesser]
+                average = (unseen_sum - sum(hand)) / max(1, unseen_count - len(hand))
+                plain = nearest_free(plain_aim(cards[guesser], others, average), said, bound)
+                share = shares[guesser]
+                likelihood = (1 - share) * closeness(total - plain)
+                if share:
+                    reading = nearest_free(
+                        reading_aim(cards[guesser], view["guesses"][:at], others, mean), said, bound
+                    )
+                    likelihood += share * closeness(total - reading)
+                weight *= likelihood + GUESS_FLOOR
+            said.add(total)
+        totals[view["played_card"] + sum(cards.values())] += weight
     return likeliest_guess(legal, totals, rng)
 
 
+def closeness(miss: int) -> float:
+    """How likely a guess this far from a player's aim is (a narrow bell: most guesses hit their aim)."""
+    return math.exp(-((miss / GUESS_SPREAD) ** 2) / 2)
+
+
 NORMAL_SAMPLES = 200
-
-
-# Hard: deals of the other hands as Normal draws them, each weighed by how well it explains the guesses
-# already made (a player guesses near their own card plus what the others' cards are worth on
-# average); a card to play is tried on each deal with the engine, the others guessing as Easy does.
-
-DEFAULT_BUDGET = 24
 GUESS_SAMPLES = 400
-# How far a player's guess strays from their own card plus the others' average, typically.
-GUESS_SPREAD = 2.5
+# How far a player's guess strays from the aim its style gives, typically, and the weight left to a
+# guess that no style explains (a player of another kind).
+GUESS_SPREAD = 0.6
+GUESS_FLOOR = 0.05
+# How often a player who holds a 0 plays it (Easy and Normal always do).
+ZERO_PLAYED = 0.8
+DECK_SUM = sum(DECK)
+
+
+# Hard: each card it may play is tried on sampled deals of the other hands (each other player plays
+# a likely card), the trick played out with the engine (see `rollout_action`); it guesses like Normal
+# but also reads each player's style, and lays the most cards.
+
+DEFAULT_BUDGET = 100
 RULES = GAMES["zero"]
 
 
 def hard(
     view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
 ) -> dict[str, Any]:
-    if len(legal) == 1 or legal[0]["type"] == "safe":
-        return choose(view, legal, "hard", rng)
-    if legal[0]["type"] == "guess":
-        return hard_guess(view, legal, memory, rng)
-    seat = view["seat"]
+    kind = legal[0]["type"]
+    if kind == "safe":
+        return lay_most(legal, tuple(view["hand"]))
+    if kind == "guess":
+        return guess_from_deals(view, legal, memory, rng, GUESS_SAMPLES, reads_styles=True)
+    if len(legal) == 1:
+        return legal[0]
+    seat, mean = view["seat"], public_mean(view)
+    shares = {other: memory.reading_share(other) for other in memory.held}
 
     def outcome(state: State, action: dict[str, Any]) -> float:
-        return trick_gain(RULES.apply(state, seat, action), seat, rng)
+        return trick_gain(RULES.apply(state, seat, action), seat, shares, mean, rng)
 
     chosen = best_by_deals(legal, lambda: sample_trick(view, memory, rng), outcome, budget or DEFAULT_BUDGET)
     return chosen or choose(view, legal, "hard", rng)
-
-
-def hard_guess(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
-    average = unseen_mean(view) * (view["players"] - 1)
-    totals: Counter = Counter()
-    for _ in range(GUESS_SAMPLES):
-        hands = others_cards(view, memory, rng)
-        cards = {other: rng.choice(hand) for other, hand in hands.items()}
-        weight = 1.0
-        for guesser, said in view["guesses"]:
-            weight *= math.exp(-(((said - cards[guesser] - average) / GUESS_SPREAD) ** 2) / 2)
-        totals[view["played_card"] + sum(cards.values())] += weight
-    return likeliest_guess(legal, totals, rng)
 
 
 def sample_trick(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:
@@ -185,10 +314,8 @@ def sample_trick(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
     played: list[int | None] = [None] * players
     held: list[tuple[int, ...]] = [()] * players
     for other, hand in hands.items():
-        if view["has_played"][other]:
-            at = rng.randrange(len(hand))
-            played[other] = hand[at]
-            hand = hand[:at] + hand[at + 1 :]
+        played[other] = likely_play(hand, rng)
+        hand.remove(played[other])
         held[other] = tuple(sorted(hand))
     held[seat] = tuple(view["hand"])
     rest = list((memory.unseen(view) - Counter(card for hand in hands.values() for card in hand)).elements())
@@ -211,32 +338,42 @@ def sample_trick(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
     }
 
 
-def trick_gain(state: State, seat: int, rng: random.Random) -> float:
-    """Play the trick out with the engine (the others play their cards as Easy, everyone guesses as
-    Easy, the taker lays sets as Easy): this seat's safe cards gained, and half the cards it took."""
-    players = state["players"]
-    for other in range(players):
-        if state["played"][other] is None and other != seat:
-            state = RULES.apply(
-                state, other, choose(bare_view(state, other), RULES.legal_actions(state, other), "easy", rng)
-            )
+def trick_gain(state: State, seat: int, shares: dict[int, float], mean: float, rng: random.Random) -> float:
+    """Play the trick out with the engine: this seat's safe cards gained, and what its hand is worth
+    after (the cards it can lay at its next take, and every card as stuff for sets)."""
     start = state["trick"]
-    before = (RULES.scores(state)[seat], len(state["hands"][seat]))
+    before = RULES.scores(state)[seat]
     while state["phase"] != "over" and state["trick"] == start:
         turn = state["turn"]
-        legal = RULES.legal_actions(state, turn)
-        state = RULES.apply(state, turn, choose(bare_view(state, turn), legal, "easy", rng))
-    return RULES.scores(state)[seat] - before[0] + 0.5 * (len(state["hands"][seat]) - before[1])
+        state = RULES.apply(state, turn, rollout_action(state, turn, seat, shares, mean, rng))
+    hand = state["hands"][seat]
+    return RULES.scores(state)[seat] - before + LAYABLE_WORTH * most_laid(hand) + CARD_WORTH * len(hand)
 
 
-def bare_view(state: State, seat: int) -> dict[str, Any]:
-    """What Easy reads of a view, from a play-out's state."""
-    return {
-        "hand": state["hands"][seat],
-        "played_card": state["played"][seat],
-        "safe": state["safe"],
-        "players": state["players"],
-    }
+def rollout_action(
+    state: State, turn: int, seat: int, shares: dict[int, float], mean: float, rng: random.Random
+) -> dict[str, Any]:
+    """A play-out's guesses and safe sets. The others guess in their style (drawn by how often they
+    read the earlier guesses); this seat reads the earlier guesses as it does for real, and against
+    plain guessers that tells their cards. Only this seat's sets count, so the others lay none."""
+    if state["phase"] == "safe":
+        return lay_most(RULES.legal_actions(state, turn), state["hands"][turn]) if turn == seat else DONE
+    played, guesses = state["played"], state["guesses"]
+    others, bound = state["players"] - 1, 3 * state["players"]
+    if turn == seat:
+        told = sum(played[guesser] for guesser, _ in guesses)
+        aim = played[seat] + told + (others - len(guesses)) * mean
+    elif rng.random() < shares[turn]:
+        aim = reading_aim(played[turn], guesses, others, mean)
+    else:
+        aim = plain_aim(played[turn], others, mean)
+    return GUESSES[nearest_free(aim, {total for _, total in guesses}, bound)]
+
+
+# What a card left in hand after the trick is worth: more when it already belongs to a safe set that
+# the next take will lay (a point is worth 1).
+LAYABLE_WORTH = 0.5
+CARD_WORTH = 0.2
 
 
 # The simulator's figure: safe cards per game.
