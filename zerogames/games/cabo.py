@@ -596,18 +596,6 @@ def skip(state: State, seat: int, action: Action, now: float) -> State:
 # Snapping
 
 
-def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
-    """Every slot this seat may snap now (the window being open)."""
-    hands = state["hands"]
-    mine = hands[seat]
-    # A snap away of one's own last card is refused, and snapping another needs a spare card.
-    if len(mine) - mine.count(None) < 2:
-        return ()
-    caller = state["caller"]
-    # Nobody but the caller may snap the caller's cards.
-    return snap_targets(hands, caller if caller != seat else None)
-
-
 # The snap list is the longest list of legal actions by far, so it is made once per board, from each
 # hand's part made once per hand (hands are immutable: the same object means the same cards).
 SNAPS = tuple(
@@ -618,9 +606,17 @@ _board_targets: tuple[Any, dict[int | None, tuple[SharedAction, ...]]] = (None, 
 _hand_targets: list[tuple[Any, tuple[SharedAction, ...]]] = [(None, ())] * Cabo.max_players
 
 
-def snap_targets(hands: tuple, locked: int | None) -> tuple[SharedAction, ...]:
-    """A snap of every card on the board but the `locked` seat's."""
+def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
+    """Every slot this seat may snap now (the window being open)."""
     global _board_targets
+    hands = state["hands"]
+    mine = hands[seat]
+    # A snap away of one's own last card is refused, and snapping another needs a spare card.
+    if len(mine) - mine.count(None) < 2:
+        return ()
+    caller = state["caller"]
+    # Nobody but the caller may snap the caller's cards.
+    locked = caller if caller != seat else None
     board, made = _board_targets
     if board is not hands:
         made = {}
