@@ -53,15 +53,18 @@ class Tally:
     # The same decisions in the thinking thread's CPU time: what a shared machine's other work leaves out.
     decisions_cpu_ms: list[float] = field(default_factory=list)
 
+    def count_figure(self, deal: int, numerator: float, denominator: float) -> None:
+        summed = self.figure.setdefault(deal, [0.0, 0.0])
+        summed[0] += numerator
+        summed[1] += denominator
+
     def add(self, other: Tally) -> None:
         """Another part of the run's tally (a deal's games are tallied whole, in one part)."""
         self.games += other.games
         self.wins += other.wins
         self.score += other.score
         for deal, (numerator, denominator) in other.figure.items():
-            summed = self.figure.setdefault(deal, [0.0, 0.0])
-            summed[0] += numerator
-            summed[1] += denominator
+            self.count_figure(deal, numerator, denominator)
         for name, count in other.counted.items():
             self.counted[name] = self.counted.get(name, 0) + count
         self.decisions_ms += other.decisions_ms
@@ -162,10 +165,7 @@ def count_game(
         tally.games += 1
         tally.wins += seat in result["winners"]
         tally.score += result["scores"][seat]
-        numerator, denominator = bot.figure(rules, state, seat)
-        summed = tally.figure.setdefault(deal, [0.0, 0.0])
-        summed[0] += numerator
-        summed[1] += denominator
+        tally.count_figure(deal, *bot.figure(rules, state, seat))
         for name in bot.COUNTED:
             tally.counted[name] = tally.counted.get(name, 0) + figures[seat][name]
 
