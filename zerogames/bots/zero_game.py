@@ -56,7 +56,7 @@ class Memory:
     def __init__(self) -> None:
         self.round: int | None = None
         self.tricks: list[list[tuple[int, str]]] = []
-        # False when a trick finished unseen (the bot was seated mid-round): Hard then plays as Normal.
+        # False when a trick finished unseen (the bot was seated mid-round): no search, Normal's play.
         self.whole = True
 
     def see(self, view: dict[str, Any]) -> None:
@@ -90,18 +90,16 @@ def out_of_play(view: dict[str, Any], memory: Memory) -> set[str]:
 
 
 def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:
-    """Bid the tricks the hand should take, then play to make the bid exactly, counting the cards out."""
+    """Bid what a few deals of the unseen cards, played out, say is best; then play to make the bid
+    exactly, counting the cards out."""
+    if legal[0]["type"] == "bid":
+        return searched(view, legal, memory, rng, NORMAL_DEALS) or choose(view, legal, "easy", rng)
     seat = view["seat"]
     trump = view["trump"][1] if view["trump"] else None
-    known = out_of_play(view, memory)
-    if legal[0]["type"] == "bid":
-        # The tricks the hand should take: each card's chance to win a trick it leads.
-        held, others = len(view["hand"]), view["players"] - 1
-        wanted = round(sum(chance_to_win(card, [], trump, known, held, others) for card in view["hand"]))
-        return min(legal, key=lambda action: (abs(action["bid"] - wanted), action["bid"]))
     table = [card for _, card in view["trick"]]
     later = view["players"] - len(table) - 1
     need = view["bids"][seat] - view["tricks"][seat]
+    known = out_of_play(view, memory)
     card = play_to_bid(view["hand"], [a["card"] for a in legal], table, trump, known, need, later)
     return PLAYS[card]
 
@@ -147,30 +145,27 @@ def play_to_bid(
     need: int,
     later: int,
 ) -> str:
-    """The card that best keeps the tricks won on course for the bid: while tricks are wanted, take them
-    with cards sure to hold (the cheapest such), else keep the strength; once the bid is reached, duck,
+    """The card that keeps the tricks won on course for the bid: while tricks are wanted, take them with
+    the cheapest card sure to hold (else the cheapest that wins for now); once the bid is reached, duck,
     shedding the most dangerous card that loses."""
     alone = {card: chance_to_win(card, [], trump, known, len(hand), later + len(table)) for card in hand}
     now = {card: chance_to_win(card, table, trump, known, len(hand), later) for card in cards}
-    # A card that does not beat the table now never takes the trick.
-    losing = [card for card in cards if table and not now[card]]
+
+    def danger(card: str) -> tuple[float, int]:
+        return alone[card], RANK_ORDER[card[0]]
+
+    def likeliest(card: str) -> tuple[float, int]:
+        return now[card], -RANK_ORDER[card[0]]
+
     if need <= 0:
-        if losing:
-            return max(losing, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
-        return min(cards, key=lambda card: (now[card], RANK_ORDER[card[0]]))
+        # A card that does not beat the table now never takes the trick.
+        losing = [card for card in cards if table and not now[card]]
+        return max(losing, key=danger) if losing else min(cards, key=likeliest)
     if need >= len(hand):
-        return max(cards, key=lambda card: (now[card], -RANK_ORDER[card[0]]))
-    sure = [card for card in cards if now[card] >= SURE]
-    if sure:
-        return min(sure, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
-    spare = sum(alone.values()) - need
-    if spare < 0:
-        # Short of winners: give the likeliest card its chance.
-        return max(cards, key=lambda card: (now[card], -RANK_ORDER[card[0]]))
-    if losing and spare > 0.5:
-        # More winners than tricks wanted: shed one while the trick is lost anyway.
-        return max(losing, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
-    return min(cards, key=lambda card: (alone[card], RANK_ORDER[card[0]]))
+        return max(cards, key=likeliest)
+    winners = [card for card in cards if now[card]]
+    sure = [card for card in winners if now[card] >= SURE]
+    return min(sure or winners or cards, key=danger)
 
 
 # Hard: deals of the unseen cards that agree with the round so far (voids included), each rebuilt with
@@ -179,6 +174,8 @@ def play_to_bid(
 # so the engine performs it unchecked: play-outs are the search's whole budget.
 
 DEFAULT_BUDGET = 24
+# Normal weighs its bid on this many deals.
+NORMAL_DEALS = 10
 # In a play-out the other seats play greedily, but now and then at random: the table may hold anyone
 # from a careful player to a random one, and a search sure of its opponents is easily fooled.
 WILD = 0.3
@@ -192,17 +189,23 @@ def hard(
 ) -> dict[str, Any]:
     if len(legal) == 1:
         return legal[0]
-    fallback = normal(view, legal, memory, rng)
+    return searched(view, legal, memory, rng, budget or DEFAULT_BUDGET) or normal(view, legal, memory, rng)
+
+
+def searched(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, deals: int
+) -> dict[str, Any] | None:
+    """The action that does best over `deals` deals, each played out; None when the round was not
+    seen whole (the bot sat down mid-round) or no deal fits what was seen."""
     if not memory.whole:
-        return fallback
+        return None
     seat = view["seat"]
 
     def outcome(state: State, action: dict[str, Any]) -> float:
         points = RULES.scores(play_out(RULES.perform(state, seat, action, 0.0), seat, rng))
         return worth(view, points)
 
-    chosen = best_by_deals(legal, lambda: sample_round(view, memory, rng), outcome, budget or DEFAULT_BUDGET)
-    return chosen or fallback
+    return best_by_deals(legal, lambda: sample_round(view, memory, rng), outcome, deals)
 
 
 def worth(view: dict[str, Any], points: list[int]) -> float:
