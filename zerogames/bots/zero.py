@@ -180,11 +180,13 @@ def lay_most(legal: list[dict[str, Any]], hand: tuple[int, ...]) -> dict[str, An
     return max(sets, key=lambda action: len(action["cards"]) + most_laid(rest(hand, tuple(action["cards"]))))
 
 
-def others_cards(view: dict[str, Any], memory: Memory, rng: random.Random) -> dict[int, list[int]]:
+def others_cards(
+    view: dict[str, Any], memory: Memory, unseen: list[int], rng: random.Random
+) -> tuple[dict[int, list[int]], list[int]]:
     """One deal of the other hands (before this trick's play): each its known cards, the rest drawn
-    from the unseen ones."""
+    from the `unseen` ones (see Memory.unseen); and the unseen cards left over, in a random order."""
     seat = view["seat"]
-    pool = list(memory.unseen(view).elements())
+    pool = unseen[:]
     rng.shuffle(pool)
     hands = {}
     for other in range(view["players"]):
@@ -195,15 +197,13 @@ def others_cards(view: dict[str, Any], memory: Memory, rng: random.Random) -> di
         more = size - len(known)
         hands[other] = known + pool[:more]
         pool = pool[more:]
-    return hands
+    return hands, pool
 
 
 def likely_play(hand: list[int], rng: random.Random) -> int:
-    """The card a player likely played: a 0 most often when they hold one (it comes back unless
-    someone guesses right), else any."""
-    if 0 in hand and rng.random() < ZERO_PLAYED:
-        return 0
-    return rng.choice(hand)
+    """A card a player may play, drawn by its odds (see `played_odds`)."""
+    odds = played_odds(hand)
+    return rng.choices(list(odds), weights=list(odds.values()))[0]
 
 
 def likeliest_guess(legal: list[dict[str, Any]], totals: Counter, rng: random.Random) -> dict[str, Any]:
@@ -230,50 +230,92 @@ def guess_from_deals(
     samples: int,
     reads_styles: bool,
 ) -> dict[str, Any]:
-    """The likeliest total over sampled deals, each weighed by how well it explains the guesses already
-    made. A player guesses the nearest free total to what they aim at: their card and the others'
-    average as they see it (plain), or also the earlier guesses read as plain ones; Hard weighs the two
-    by what it has seen of each player, Normal takes everyone to be plain."""
+    """The likeliest total over sampled deals of the other hands. In each deal, every card a player may
+    have played is weighed by how well it explains their guess, if they made one: a player guesses the
+    nearest free total to what they aim at, their card and the others' average as they see it (plain),
+    or also the earlier guesses read as plain ones. Hard weighs the two by what it has seen of each
+    player; Normal takes everyone to be plain."""
     others, bound = view["players"] - 1, view["guess_range"][1]
     mean = public_mean(view)
     # A guesser's average leaves out their own hand, known in each deal.
     unseen_sum, unseen_count = in_play(view)
+    guesses = view["guesses"]
+    # Each guess so far: the guesses made before it, and the aims from which it was the nearest free total.
+    said = {
+        guesser: (guesses[:at], aims_saying(total, {taken for _, taken in guesses[:at]}, bound))
+        for at, (guesser, total) in enumerate(guesses)
+    }
     shares = {other: memory.reading_share(other) if reads_styles else 0.0 for other in memory.held}
+    unseen = list(memory.unseen(view).elements())
     totals: Counter = Counter()
     for _ in range(samples):
-        hands = others_cards(view, memory, rng)
-        cards = {other: likely_play(hand, rng) for other, hand in hands.items()}
-        weight = 1.0
-        said: set[int] = set()
-        for at, (guesser, total) in enumerate(view["guesses"]):
-            if guesser in cards:
-                hand = hands[guesser]
+        weight, spread = 1.0, {view["played_card"]: 1.0}
+        for other, hand in others_cards(view, memory, unseen, rng)[0].items():
+            odds = played_odds(hand)
+            if other in said:
+                earlier, aims = said[other]
                 average = (unseen_sum - sum(hand)) / max(1, unseen_count - len(hand))
-                plain = nearest_free(plain_aim(cards[guesser], others, average), said, bound)
-                share = shares[guesser]
-                likelihood = (1 - share) * closeness(total - plain)
-                if share:
-                    reading = nearest_free(
-                        reading_aim(cards[guesser], view["guesses"][:at], others, mean), said, bound
-                    )
-                    likelihood += share * closeness(total - reading)
-                weight *= likelihood + GUESS_FLOOR
-            said.add(total)
-        totals[view["played_card"] + sum(cards.values())] += weight
+                for card in odds:
+                    likelihood = (1 - shares[other]) * aimed_within(plain_aim(card, others, average), aims)
+                    if shares[other]:
+                        likelihood += shares[other] * aimed_within(
+                            reading_aim(card, earlier, others, mean), aims
+                        )
+                    odds[card] *= likelihood + GUESS_FLOOR
+                explained = sum(odds.values())
+                weight *= explained
+                odds = {card: chance / explained for card, chance in odds.items()}
+            spread = add_card(spread, odds)
+        for total, chance in spread.items():
+            totals[total] += weight * chance
     return likeliest_guess(legal, totals, rng)
 
 
-def closeness(miss: int) -> float:
-    """How likely a guess this far from a player's aim is (a narrow bell: most guesses hit their aim)."""
-    return math.exp(-((miss / GUESS_SPREAD) ** 2) / 2)
+def aims_saying(total: int, taken: set[int], bound: int) -> tuple[float, float]:
+    """The aims from which `total` is the nearest free total: halfway to the free totals either side."""
+    below = next((free for free in range(total - 1, -bound - 1, -1) if free not in taken), None)
+    above = next((free for free in range(total + 1, bound + 1) if free not in taken), None)
+    low = -math.inf if below is None else (below + total) / 2
+    high = math.inf if above is None else (total + above) / 2
+    return low, high
 
 
-NORMAL_SAMPLES = 200
-GUESS_SAMPLES = 400
-# How far a player's guess strays from the aim its style gives, typically, and the weight left to a
-# guess that no style explains (a player of another kind).
-GUESS_SPREAD = 0.6
-GUESS_FLOOR = 0.05
+def aimed_within(aim: float, aims: tuple[float, float]) -> float:
+    """How likely a player's true aim lies within `aims` when our reckoning of it is `aim`."""
+    low, high = aims
+    return (
+        math.erf((high - aim) / GUESS_SPREAD / math.sqrt(2))
+        - math.erf((low - aim) / GUESS_SPREAD / math.sqrt(2))
+    ) / 2
+
+
+def played_odds(hand: list[int]) -> dict[int, float]:
+    """How likely each card of a hand is to be the one played: a 0 most often when there is one (it
+    comes back unless someone guesses right), else any card alike."""
+    counts = Counter(hand)
+    rest = 1 - ZERO_PLAYED if 0 in counts else 1.0
+    odds = {card: rest * times / len(hand) for card, times in counts.items()}
+    if 0 in counts:
+        odds[0] += ZERO_PLAYED
+    return odds
+
+
+def add_card(spread: dict[int, float], odds: dict[int, float]) -> dict[int, float]:
+    """The chances of each total once one more card, with these odds, is added."""
+    added: dict[int, float] = {}
+    for total, chance in spread.items():
+        for card, odd in odds.items():
+            added[total + card] = added.get(total + card, 0.0) + chance * odd
+    return added
+
+
+# Deals a guess is drawn from: each weighs every card a player may hold, so a few dozen already tell.
+NORMAL_SAMPLES = 50
+GUESS_SAMPLES = 100
+# How far our reckoning of a player's aim strays from theirs, typically (their average depends on
+# cards we do not see), and the weight left to a guess that no style explains (another kind of player).
+GUESS_SPREAD = 0.5
+GUESS_FLOOR = 0.01
 # How often a player who holds a 0 plays it (Easy and Normal always do).
 ZERO_PLAYED = 0.8
 DECK_SUM = sum(DECK)
@@ -300,17 +342,22 @@ def hard(
     seat, mean = view["seat"], public_mean(view)
     shares = {other: memory.reading_share(other) for other in memory.held}
 
+    unseen = list(memory.unseen(view).elements())
+
+    def deal() -> State:
+        return sample_trick(view, memory, unseen, rng)
+
     def outcome(state: State, action: dict[str, Any]) -> float:
         return trick_gain(RULES.apply(state, seat, action), seat, shares, mean, rng)
 
-    chosen = best_by_deals(legal, lambda: sample_trick(view, memory, rng), outcome, budget or DEFAULT_BUDGET)
+    chosen = best_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET)
     return chosen or choose(view, legal, "hard", rng)
 
 
-def sample_trick(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:
+def sample_trick(view: dict[str, Any], memory: Memory, unseen: list[int], rng: random.Random) -> State:
     """This trick as it may be, the others' cards already played from their sampled hands."""
     seat, players = view["seat"], view["players"]
-    hands = others_cards(view, memory, rng)
+    hands, rest = others_cards(view, memory, unseen, rng)
     played: list[int | None] = [None] * players
     held: list[tuple[int, ...]] = [()] * players
     for other, hand in hands.items():
@@ -318,8 +365,6 @@ def sample_trick(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
         hand.remove(played[other])
         held[other] = tuple(sorted(hand))
     held[seat] = tuple(view["hand"])
-    rest = list((memory.unseen(view) - Counter(card for hand in hands.values() for card in hand)).elements())
-    rng.shuffle(rest)
     return {
         "players": players,
         "seed": 0,
