@@ -1,4 +1,6 @@
-"""Zero Game's Easy bot: bid the sure-looking tricks, then try to win exactly that many."""
+"""Zero Game's bots. Easy bids the sure-looking tricks, then tries to win exactly that many. Normal
+weighs its bid on a few deals played out, then plays to its bid counting the cards out. Hard weighs
+every move so, on more deals."""
 
 from __future__ import annotations
 
