@@ -206,7 +206,7 @@ def likely_play(hand: list[int], rng: random.Random) -> int:
     return rng.choices(list(odds), weights=list(odds.values()))[0]
 
 
-def likeliest_guess(legal: list[dict[str, Any]], totals: Counter, rng: random.Random) -> dict[str, Any]:
+def likeliest_guess(legal: list[dict[str, Any]], totals: Counter) -> dict[str, Any]:
     """The guess most often right in the sampled totals (the nearest to their middle on a tie)."""
     middle = sum(total * times for total, times in totals.items()) / max(1, sum(totals.values()))
     return max(legal, key=lambda action: (totals[action["total"]], -abs(action["total"] - middle)))
@@ -268,7 +268,7 @@ def guess_from_deals(
             spread = add_card(spread, odds)
         for total, chance in spread.items():
             totals[total] += weight * chance
-    return likeliest_guess(legal, totals, rng)
+    return likeliest_guess(legal, totals)
 
 
 def aims_saying(total: int, taken: set[int], bound: int) -> tuple[float, float]:
