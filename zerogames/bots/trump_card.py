@@ -11,7 +11,7 @@ from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, SUITS, trick
 from zerogames.games.trump_card import FIRST_DEAL
 
 from .search import best_by_deals
-from .tricks import higher_unseen, voids_shown
+from .tricks import TricksSeen, higher_unseen
 
 
 def suit_strength(hand: list[str], suit: str) -> tuple[int, int]:
@@ -52,31 +52,11 @@ def choose(
 # the pile, but not the cards a team banked.
 
 
-class Memory:
+class Memory(TricksSeen):
     """Every finished round's cards, in order, as the seat saw them finish."""
 
-    def __init__(self) -> None:
-        self.rounds: list[list[tuple[int, str]]] = []
-        # False when a round finished unseen (the bot was seated mid-match): Hard then plays as Normal.
-        self.whole = True
-
     def see(self, view: dict[str, Any]) -> None:
-        finished = len(view["history"])
-        if len(self.rounds) < finished:
-            last = view["last_round"]
-            if last is not None and len(self.rounds) == finished - 1:
-                self.rounds.append([(seat, card) for seat, card in last["cards"]])
-            else:
-                self.whole = False
-                self.rounds.extend([[]] * (finished - len(self.rounds)))
-
-    def played(self, view: dict[str, Any]) -> list[tuple[int, str]]:
-        """Every card played this match that the seat saw, in order, the table's round included."""
-        return [*(pair for cards in self.rounds for pair in cards), *((s, c) for s, c in view["trick"])]
-
-    def voids(self, view: dict[str, Any]) -> dict[int, set[str]]:
-        """The suits each seat has shown it lacks, this match's tricks and the table's included."""
-        return voids_shown([*self.rounds, view["trick"]], 4)
+        self.catch_up(len(view["history"]), view["last_round"])
 
 
 def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random) -> dict:

@@ -13,7 +13,7 @@ from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 from zerogames.games.zero_game import BIDS, PLAYS
 
 from .search import best_by_deals
-from .tricks import higher_unseen, voids_shown
+from .tricks import TricksSeen, higher_unseen
 
 RANKS_IN_SUIT = len(RANKS)
 
@@ -52,35 +52,19 @@ def choose(
 # just finished, so the cards played before are kept from view to view.
 
 
-class Memory:
+class Memory(TricksSeen):
     """The current round's finished tricks, in order, as the seat saw them finish."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.round: int | None = None
-        self.tricks: list[list[tuple[int, str]]] = []
-        # False when a trick finished unseen (the bot was seated mid-round): no search, Normal's play.
-        self.whole = True
 
     def see(self, view: dict[str, Any]) -> None:
         finished = sum(view["tricks"])
         if view["round"] != self.round:
             self.round, self.tricks = view["round"], []
             self.whole = finished == 0 and not view["trick"]
-        if len(self.tricks) < finished:
-            last = view["last_trick"]
-            if last is not None and len(self.tricks) == finished - 1:
-                self.tricks.append([(seat, card) for seat, card in last["cards"]])
-            else:
-                self.whole = False
-                self.tricks.extend([[]] * (finished - len(self.tricks)))
-
-    def played(self, view: dict[str, Any]) -> list[tuple[int, str]]:
-        """Every card played this round that the seat saw, in order, the table's trick included."""
-        return [*(pair for trick in self.tricks for pair in trick), *((s, c) for s, c in view["trick"])]
-
-    def voids(self, view: dict[str, Any]) -> dict[int, set[str]]:
-        """The suits each seat has shown it lacks, this round's tricks and the table's included."""
-        return voids_shown([*self.tricks, view["trick"]], view["players"])
+        self.catch_up(finished, view["last_trick"])
 
 
 def out_of_play(view: dict[str, Any], memory: Memory) -> set[str]:
