@@ -105,9 +105,10 @@ class Memory:
                 self.styles[guesser][plain > reading] += 1
 
     def reading_share(self, other: int) -> float:
-        """How likely this player is to read the earlier guesses (even odds before any evidence)."""
+        """How likely this player is to read the earlier guesses: one in four before any evidence, as
+        most players (Easy's included) guess from their own card and the average."""
         plain, reading = self.styles[other]
-        return (reading + 1) / (plain + reading + 2)
+        return (reading + 1) / (plain + reading + 4)
 
     def unseen(self, view: dict[str, Any]) -> Counter:
         """The cards this seat cannot place: the deck less its hand, its card, the safe sets and the
