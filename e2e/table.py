@@ -95,3 +95,20 @@ def play_until_over(
                 acted = True
         if not acted:
             time.sleep(0.05)
+
+
+def zero_game_hand(page: Page) -> list[str]:
+    """The cards of a Zero Game hand, by the names a player hears."""
+    return page.locator("form[data-hand] button").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+
+
+def play_zero_game_opening(pages: list[Page]) -> tuple[str, list[list[str]]]:
+    """Three players' bids and the first card, each seen made; then what every page was shown: the
+    seats' line and each hand (what must come back whole after a crash)."""
+    for _ in range(4):
+        page = whose_turn(pages)
+        take_zero_game_turn(page)
+        expect(page.locator("#status .headline")).not_to_contain_text("Your turn")
+    return pages[0].locator("#seats").inner_text(), [zero_game_hand(page) for page in pages]

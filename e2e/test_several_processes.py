@@ -11,7 +11,14 @@ from playwright.sync_api import expect
 
 from e2e import proxy
 from e2e.conftest import Server
-from e2e.table import create_room, join_room, take_zero_game_turn, whose_turn
+from e2e.table import (
+    create_room,
+    join_room,
+    play_zero_game_opening,
+    take_zero_game_turn,
+    whose_turn,
+    zero_game_hand,
+)
 from tests import postgres
 from zerogames.launch import free_port
 from zerogames.postgres import room_key
@@ -61,12 +68,6 @@ def owner(url: str, code: str) -> str | None:
     return row[0] if row else None
 
 
-def hand_of(page) -> list[str]:
-    return page.locator("form[data-hand] button").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))"
-    )
-
-
 def test_a_killed_process_s_table_comes_back_on_another_and_the_same_pages_play_on(browser, site):
     nginx, servers, url = site
     pages = [browser.new_context().new_page() for _ in range(3)]
@@ -76,12 +77,7 @@ def test_a_killed_process_s_table_comes_back_on_another_and_the_same_pages_play_
     pages[0].get_by_role("button", name="Start the game").click()
     for page in pages:
         expect(page.locator("#status")).to_contain_text("Round 1 of 3")
-    for _ in range(4):  # three bids and the first card
-        page = whose_turn(pages)
-        take_zero_game_turn(page)
-        expect(page.locator("#status .headline")).not_to_contain_text("Your turn")
-    acknowledged = pages[0].locator("#seats").inner_text()
-    hands = [hand_of(page) for page in pages]
+    acknowledged, hands = play_zero_game_opening(pages)
     first = owner(url, code)
     assert first in PROCESSES
 
@@ -96,7 +92,7 @@ def test_a_killed_process_s_table_comes_back_on_another_and_the_same_pages_play_
         expect(page.locator("#live-status")).to_have_text("Live")
 
     # The same pages, never reloaded: every acknowledged move is there, and play goes on.
-    assert [hand_of(page) for page in pages] == hands
+    assert [zero_game_hand(page) for page in pages] == hands
     assert pages[0].locator("#seats").inner_text() == acknowledged
     for _ in range(3):
         page = whose_turn(pages)

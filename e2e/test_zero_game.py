@@ -7,7 +7,14 @@ import re
 from playwright.sync_api import expect
 
 from e2e.access import check_access
-from e2e.table import add_bots, create_room, join_room, play_until_over, take_zero_game_turn, whose_turn
+from e2e.table import (
+    add_bots,
+    create_room,
+    join_room,
+    play_until_over,
+    play_zero_game_opening,
+    zero_game_hand,
+)
 
 
 def three_players(browser, server):
@@ -21,12 +28,6 @@ def three_players(browser, server):
     for page in pages:
         expect(page.locator("#status")).to_contain_text("Round 1 of 3")
     return code, pages
-
-
-def hand_of(page) -> list[str]:
-    return page.locator("form[data-hand] button").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))"
-    )
 
 
 def test_three_friends_play_a_whole_game_by_clicking(browser, server):
@@ -57,28 +58,23 @@ def test_one_human_and_two_easy_bots_finish_a_game(page, server):
 
 def test_a_reload_mid_round_keeps_the_same_hand(browser, server):
     _code, pages = three_players(browser, server)
-    before = hand_of(pages[1])
+    before = zero_game_hand(pages[1])
     assert len(before) == 3
     pages[1].reload()
     expect(pages[1].locator("form[data-hand] button")).to_have_count(3)
-    assert hand_of(pages[1]) == before
+    assert zero_game_hand(pages[1]) == before
 
 
 def test_the_server_killed_mid_game_comes_back_with_the_same_game(browser, server):
     _code, pages = three_players(browser, server)
-    for _ in range(4):  # three bids and the first card
-        page = whose_turn(pages)
-        take_zero_game_turn(page)
-        expect(page.locator("#status .headline")).not_to_contain_text("Your turn")
-    acknowledged = pages[0].locator("#seats").inner_text()
-    hands = [hand_of(page) for page in pages]
+    acknowledged, hands = play_zero_game_opening(pages)
     server.kill()
     server.start()
     for page in pages:
         expect(page.locator("#live-status")).to_have_text("Live", timeout=15_000)
     for page, hand in zip(pages, hands, strict=True):
         page.reload()
-        assert hand_of(page) == hand
+        assert zero_game_hand(page) == hand
     # A reloaded page's channel closes and opens again: its seat shows away for a moment meanwhile.
     expect(pages[0].locator("#seats")).not_to_contain_text("away")
     assert pages[0].locator("#seats").inner_text() == acknowledged
@@ -87,7 +83,7 @@ def test_the_server_killed_mid_game_comes_back_with_the_same_game(browser, serve
 
 def test_a_spectator_page_holds_no_card_of_any_hand(browser, server):
     code, pages = three_players(browser, server)
-    hands = [label for page in pages for label in hand_of(page)]
+    hands = [label for page in pages for label in zero_game_hand(page)]
     spectator = browser.new_context().new_page()
     spectator.goto(f"{server.url}/r/{code}")
     expect(spectator.locator("#hand")).to_contain_text("You are watching")
