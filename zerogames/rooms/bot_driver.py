@@ -78,7 +78,7 @@ class BotDriver:
 
     def recall_bots(self, room: Room, game_log: GameLog) -> None:
         """A rebuilt room's Normal and Hard bots see the game again from its first deal, view by view as
-        the table showed them (at its start, then after every action at its moment), so that a restart
+        the table showed them (the first deal, then after every action at its moment), so that a restart
         or a takeover leaves them remembering all that their seats were shown. Replaying a whole game
         is CPU work: off the loop."""
         minds = {
@@ -86,20 +86,22 @@ class BotDriver:
             for seat, who in enumerate(room.seats)
             if who.bot and (bot := bot_at(room, seat, who.bot)).memory is not None
         }
-        if not minds:
-            return
-        started, _ = self.store.timeline(room.code, room.game_no)
         logged = self.store.all_actions(room.code, room.game_no)
-        actions = [(seat, action, now) for seat, action, now, _ in logged]
+        if not minds or not logged:
+            return  # before the first move, the view the bots are shown next holds all there is
         rules = room.rules
+
+        def show(state: dict[str, Any], now: float) -> None:
+            for seat, bot in minds.items():
+                bot.see(rules.view(state, seat, now))
 
         def replay() -> None:
             state = rules.new_game(game_log.players, game_log.seed, game_log.options)
-            for mover, action, now in [(None, None, started), *actions]:
-                if mover is not None:
-                    state = rules.apply(state, mover, action, now)
-                for seat, bot in minds.items():
-                    bot.see(rules.view(state, seat, now))
+            # The first deal shows nothing that runs out, so it is seen as at the first move.
+            show(state, logged[0][2])
+            for mover, action, now, _ in logged:
+                state = rules.apply(state, mover, action, now)
+                show(state, now)
 
         off_the_loop(replay)
 
