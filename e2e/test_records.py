@@ -119,8 +119,9 @@ ACTION = re.compile(r"<button[^>]*name=\"action\" value='([^']+)'(?![^>]*disable
 
 
 def test_a_password_hash_never_holds_up_a_live_table(tmp_path):
-    # Some two seconds of hashing a password here: were it on the event loop, every table would wait.
-    server = Server(tmp_path / "zerogames.db", env={"ZEROGAMES_PASSWORD_METHOD": "pbkdf2:sha256:3000000"})
+    # Some four seconds of hashing a password here (at least one on a fast machine): were it on the
+    # event loop, every table would wait.
+    server = Server(tmp_path / "zerogames.db", env={"ZEROGAMES_PASSWORD_METHOD": "pbkdf2:sha256:6000000"})
     server.start()
     try:
         players = [Browser(server.url) for _ in range(3)]
