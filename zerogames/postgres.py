@@ -64,7 +64,8 @@ class PostgresStore(Store):
 
     def __init__(self, url: str) -> None:
         self.db = Connection(url)  # type: ignore[assignment]
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
+        self.depth = 0
         self.path = url
         self.checkpointer = None
         self.listener: psycopg.Connection | None = None

@@ -142,14 +142,20 @@ class UsernameTaken(Exception):
 
 @dataclass
 class GameLog:
-    """What rebuilds a game: its latest snapshot (or none) and every action after it, in order."""
+    """What rebuilds a game, read at once: how it began, its latest snapshot (or none) and the number of
+    actions it holds, and every action of the game in order, (seat, action, moment, maker): the state
+    is the snapshot and the actions after it; the clock and the bots' memories need them all."""
 
     players: int
     seed: int
     options: dict[str, Any]
+    started: float
     snapshot: dict[str, Any] | None
     snapshot_at: int
-    actions: list[tuple[int, dict[str, Any], float]]
+    actions: list[tuple[int, dict[str, Any], float, str]]
+
+    def after_snapshot(self) -> list[tuple[int, dict[str, Any], float, str]]:
+        return self.actions[self.snapshot_at :]
 
 
 class Store:
@@ -173,7 +179,9 @@ class Store:
         connection.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
         self.db = sqlite_utils.Database(connection)
         # One connection shared by every thread of the process: the lock keeps one writer at a time.
-        self.lock = threading.Lock()
+        # Re-entrant, so that one transaction can hold several writes (a room's command writes once).
+        self.lock = threading.RLock()
+        self.depth = 0  # transactions open within each other (only the outermost commits)
         self.path = str(path)
         self.checkpointer: sqlite3.Connection | None = None
         self.create_tables()
@@ -400,14 +408,25 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """All or nothing. (sqlite-utils' own writes commit as they go, so writes here are plain SQL.)"""
+        """All or nothing; a transaction opened within another is part of it. (sqlite-utils' own writes
+        commit as they go, so writes here are plain SQL.)"""
         with self.lock:
+            if self.depth:
+                self.depth += 1
+                try:
+                    yield
+                finally:
+                    self.depth -= 1
+                return
             self.db.execute(self.BEGIN)
+            self.depth = 1
             try:
                 yield
             except BaseException:
+                self.depth = 0
                 self.db.execute("rollback")
                 raise
+            self.depth = 0
             self.db.execute("commit")
 
     def save_room(self, room: RoomRow) -> None:
@@ -619,21 +638,14 @@ class Store:
                 "select n, state from snapshots where code = ? and game_no = ? order by n desc limit 1",
                 [code, game_no],
             ).fetchone()
-            at = snap[0] if snap else 0
-            actions = [
-                (row[0], json.loads(row[1]), row[2])
-                for row in self.db.execute(
-                    "select seat, action, now from actions"
-                    " where code = ? and game_no = ? and n > ? order by n",
-                    [code, game_no, at],
-                )
-            ]
+            actions = self.all_actions(code, game_no)
         return GameLog(
             game["players"],
             game["seed"],
             json.loads(game["options"]),
+            game["started"],
             json.loads(snap[1]) if snap else None,
-            at,
+            snap[0] if snap else 0,
             actions,
         )
 
@@ -906,19 +918,6 @@ class Store:
             self.all_actions(code, game_no),
             seats,
         )
-
-    def timeline(self, code: str, game_no: int) -> tuple[float, list[tuple[int, float, str]]]:
-        """When a game started, and who made each of its actions and when, (seat, now, by) in order:
-        what a table's turn clock is rebuilt from."""
-        with self.lock:
-            started = self.db.execute(
-                "select started from games where code = ? and game_no = ?", [code, game_no]
-            ).fetchone()
-            moves = self.db.execute(
-                "select seat, now, \"by\" from actions where code = ? and game_no = ? order by n",
-                [code, game_no],
-            ).fetchall()
-        return (started[0] if started else 0.0), [tuple(move) for move in moves]
 
 
 def open_store(database_url: str, path: str | os.PathLike[str]) -> Store:

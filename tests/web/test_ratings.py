@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -12,7 +13,7 @@ from zerogames import clock, recompute_ratings
 from zerogames.games import GAMES
 from zerogames.games.base import Side
 from zerogames.ratings import PROVISIONAL_SIGMA, lines
-from zerogames.rooms import Refused
+from zerogames.rooms import Refused, ranked
 from zerogames.store import Store, open_store
 
 pytestmark = on_both_stores
@@ -164,9 +165,10 @@ def test_a_player_marked_away_at_the_end_finishes_last(registry):
     sign_up(registry.store, "ann", "bea", "cal")
     room = seated(registry, ["ann", "bea", "cal"])
     registry.start(room, "ann")
-    room.timeouts[1] = clock.AWAY_AFTER  # Bea timed out that many times in a row: away
+    # Bea timed out that many times in a row: away
+    room.facts = replace(room.facts, timeouts={1: clock.AWAY_AFTER})
     assert room.away() == {1}
-    rated = registry.rated_lines(room, {"scores": (2, 9, 5)})
+    rated = ranked.rated_lines(room.facts, {"scores": (2, 9, 5)})
     assert [(line.player, line.place) for line in rated] == [("ann", 2), ("bea", 3), ("cal", 1)]
 
 
@@ -183,11 +185,7 @@ def test_a_table_with_a_bot_is_not_rated(registry):
     with pytest.raises(Refused, match="Remove the bots first"):
         registry.set_ranked(room, "ann", True)
     # Even were it marked ranked, a bot's seat has no player to rate.
-    room.ranked = True
-    assert registry.rated_lines(room, {"scores": (3, 2, 1)}) == []
-    room.ranked = False
-    registry.set_ranked(room, "ann", False)
-    assert registry.rated_lines(room, {"scores": (3, 2, 1)}) == []
+    assert ranked.rated_lines(replace(room.facts, ranked=True), {"scores": (3, 2, 1)}) == []
 
 
 def test_a_ranked_table_seats_signed_up_players_only_and_no_bots(registry):

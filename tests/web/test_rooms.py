@@ -371,7 +371,7 @@ def test_a_player_who_joins_gets_the_rejoin_link_with_the_answer(player):
 
 def test_live_channels_are_woken_a_slice_of_rooms_at_a_time_and_each_once_a_round(registry):
     """Every live channel is woken regularly (one that closed then goes), but never all at once."""
-    registry.waking = True  # the slices are turned here, not by the process's timer
+    registry.channels.waking = True  # the slices are turned here, not by the process's timer
     subscribers = []
     for index in range(3 * WAKE_SLICES + 7):
         room = registry.create("zero_game", {}, f"u{index}", "Ann")
@@ -382,7 +382,7 @@ def test_live_channels_are_woken_a_slice_of_rooms_at_a_time_and_each_once_a_roun
     for turn in range(WAKE_SLICES):
         for subscriber in subscribers:
             subscriber.event.clear()
-        registry.wake_slice(turn)
+        registry.channels.wake_slice(turn)
         now = [i for i, subscriber in enumerate(subscribers) if subscriber.event.is_set()]
         assert 3 <= len(now) <= 4
         for i in now:

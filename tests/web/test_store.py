@@ -33,7 +33,7 @@ def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, regist
     assert (rebuilt.version, rebuilt.action_count) == (room.version, room.action_count)
     assert rebuilt.seats == room.seats
     log = registry.store.game_log(code, room.game_no)
-    assert log.snapshot_at == SNAPSHOT_EVERY and len(log.actions) == 17
+    assert log.snapshot_at == SNAPSHOT_EVERY and len(log.after_snapshot()) == 17
 
 
 @on_both_stores

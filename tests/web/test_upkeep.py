@@ -52,7 +52,7 @@ def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, regi
     room = registry.get(finished)
     while room.status == "playing":
         seat = next(seat for seat in range(3) if room.rules.legal_actions(room.state, seat))
-        registry.apply(room, seat, room.rules.legal_actions(room.state, seat)[0], "test")
+        registry.act(room, room.seats[seat].uid, room.version, room.rules.legal_actions(room.state, seat)[0])
     recent = create_room(cal)
     store = registry.store
     for code in (never_started, finished, playing):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from tests.games.stacking import deck_dealing
@@ -66,7 +67,7 @@ def test_a_page_holds_nobody_elses_played_card_before_the_reveal(player, registr
     before = page(ann, code)
     # The same table with Bea's and Cal's cards swapped for others: Ann's page must not change a byte.
     with room.lock:
-        room.state = {**room.state, "played": (None, 1, 2)}
+        room.facts = replace(room.facts, state={**room.state, "played": (None, 1, 2)})
         room.published = room.publication(room.published)
     assert page(ann, code) == before
     move(ann, code, type="play", card=3)
@@ -162,7 +163,7 @@ def test_the_game_over_screen_names_the_winner_and_offers_play_again(player, reg
     code, (ann, bea, cal), room = started(player, registry)
     # The last trick of a game: the pile is empty and each holds one card.
     with room.lock:
-        room.state = {**room.state, "hands": ((0,), (1,), (2,)), "pile": ()}
+        room.facts = replace(room.facts, state={**room.state, "hands": ((0,), (1,), (2,)), "pile": ()})
         room.published = room.publication(room.published)
     for client, card in ((ann, 0), (bea, 1), (cal, 2)):
         move(client, code, type="play", card=card)

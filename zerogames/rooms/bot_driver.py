@@ -2,8 +2,8 @@
 
 A Normal or Hard bot remembers what its seat was shown, so it is shown every change of its table as it
 happens. Its thinking (Hard searches for up to a second) never runs on the event loop that serves the
-tables: the move is chosen on a thread of its own, and applied only if the table has not changed
-meanwhile (else the bot is asked again).
+tables: the move is chosen on a thread of its own and comes back as a command (BotMove), made only if
+the table has not changed meanwhile (else the bot is asked again).
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from zerogames import bots
 
-from .room import Room
+from .commands import BotMove
+from .play import ASKED_AGAIN
 
 if TYPE_CHECKING:
-    from zerogames.store import GameLog, Store
+    from zerogames.store import GameLog
 
-    from .scheduler import Scheduler
+    from .registry import RoomRegistry
+    from .room import Room
 
 
 def off_the_loop(think: Callable[[], Any]) -> Any:
@@ -55,28 +57,29 @@ def gevent_pool() -> Any | None:
 
 
 class BotDriver:
-    """The registry's part that moves bots: see RoomRegistry."""
+    """The registry's bots: shown every change of their tables, asked for their moves, which come back
+    to the room as commands (BotMove)."""
 
-    store: Store
-    clock: Callable[[], float]
-    scheduler: Scheduler
-    bot_delay: float
-    apply: Callable[[Room, int, Any, str], None]  # Play's
+    def __init__(self, registry: RoomRegistry) -> None:
+        self.registry = registry
 
-    def schedule_bots(self, room: Room, now: float) -> None:
+    def schedule(self, room: Room, now: float) -> None:
         """Show every bot its seat's table as it is now, then set a move for every bot seat that may act
         now and has none coming yet (called with the room's lock held)."""
-        for seat, who in enumerate(room.seats):
+        facts = room.facts
+        for seat, who in enumerate(facts.seats):
             if not who.bot:
                 continue
             bot = bot_at(room, seat, who.bot)
             if bot.memory is not None:
-                bot.see(room.rules.view(room.state, seat, now))
-            if seat not in room.pending_bots and room.rules.legal_actions(room.state, seat, now):
+                bot.see(facts.rules.view(facts.state, seat, now))
+            if seat not in room.pending_bots and facts.rules.legal_actions(facts.state, seat, now):
                 room.pending_bots.add(seat)
-                self.scheduler.call_at(now + self.bot_delay, lambda seat=seat: self.bot_move(room, seat))
+                self.registry.scheduler.call_at(
+                    now + self.registry.bot_delay, lambda seat=seat: self.ask(room, seat)
+                )
 
-    def recall_bots(self, room: Room, game_log: GameLog) -> None:
+    def recall(self, room: Room, game_log: GameLog) -> None:
         """A rebuilt room's Normal and Hard bots see the game again from its first deal, view by view as
         the table showed them (the first deal, then after every action at its moment), so that a restart
         or a takeover leaves them remembering all that their seats were shown. Replaying a whole game
@@ -86,7 +89,7 @@ class BotDriver:
             for seat, who in enumerate(room.seats)
             if who.bot and (bot := bot_at(room, seat, who.bot)).memory is not None
         }
-        logged = self.store.all_actions(room.code, room.game_no)
+        logged = game_log.actions
         if not minds or not logged:
             return  # before the first move, the view the bots are shown next holds all there is
         rules = room.rules
@@ -105,20 +108,20 @@ class BotDriver:
 
         off_the_loop(replay)
 
-    def bot_move(self, room: Room, seat: int) -> None:
+    def ask(self, room: Room, seat: int) -> None:
         """Take what the bot needs from the table, then let it think on a thread of its own."""
         with room.lock:
-            now = self.clock()
-            level = room.seats[seat].bot if seat < len(room.seats) else None
-            legal = room.rules.legal_actions(room.state, seat, now) if room.status == "playing" else []
+            facts, now = room.facts, self.registry.clock()
+            level = facts.seats[seat].bot if seat < len(facts.seats) else None
+            legal = facts.rules.legal_actions(facts.state, seat, now) if facts.status == "playing" else []
             if level is None or not legal:
                 room.pending_bots.discard(seat)
                 return
-            view = room.rules.view(room.state, seat, now)
+            view = facts.rules.view(facts.state, seat, now)
             # A copy: the bot's memory goes on seeing the table while the copy thinks.
             bot = copy.deepcopy(bot_at(room, seat, level))
-            rng = random.Random(f"{room.seed}/{room.action_count}/{seat}")
-            asked = (room.game_no, room.version)
+            rng = random.Random(f"{facts.seed}/{facts.action_count}/{seat}")
+            asked = (facts.game_no, facts.version)
         threading.Thread(
             target=self.think_and_move, args=(room, seat, bot, view, legal, rng, asked), daemon=True
         ).start()
@@ -129,14 +132,9 @@ class BotDriver:
         action = off_the_loop(lambda: bot.choose(view, legal, rng))
         with room.lock:
             room.pending_bots.discard(seat)
-            if room.status != "playing" or seat >= len(room.seats) or room.seats[seat].bot != bot.level:
-                return
-            if (room.game_no, room.version) != asked:
-                # The table changed while it thought: ask again on the table as it is now.
-                self.schedule_bots(room, self.clock())
-                return
-            if action is not None:  # else it waits, and is asked again after the next change
-                self.apply(room, seat, action, f"bot:{bot.level}")
+            answer = self.registry.carry_out(room, BotMove(seat, bot.level, asked, action))
+            if answer == ASKED_AGAIN:  # the table changed while it thought: ask on it as it is now
+                self.schedule(room, self.registry.clock())
 
 
 def bot_at(room: Room, seat: int, level: str) -> bots.Bot:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .registry import RoomRegistry
     from .room import Room
-    from .scheduler import Scheduler
 
 # Seconds between wakings of every live channel, changed or not (Channels.wake_everyone), and in how
 # many slices of the rooms, woken one after another, they are spread over that time.
@@ -30,13 +29,13 @@ class Subscriber:
 
 
 class Channels:
-    """The registry's part that keeps live channels: see RoomRegistry."""
+    """The registry's live channels: subscribing, and the regular waking that notices closed ones. A
+    channel opening or closing changes no facts of its room, only what its table shows (who is
+    connected): it publishes, and is no command."""
 
-    rooms: dict[str, Room]
-    lock: threading.Lock
-    clock: Callable[[], float]
-    scheduler: Scheduler
-    waking: bool  # whether wake_everyone is set going
+    def __init__(self, registry: RoomRegistry) -> None:
+        self.registry = registry
+        self.waking = False  # whether wake_everyone is set going
 
     def subscribe(self, room: Room, sub: Subscriber) -> None:
         with room.lock:
@@ -44,10 +43,11 @@ class Channels:
             room.subscribers.append(sub)
             if not shows_connected and room.seat_of(sub.uid) is not None:
                 room.changed()  # the seat shows as connected now
-        with self.lock:
+        registry = self.registry
+        with registry.lock:
             if not self.waking:
                 self.waking = True
-                self.scheduler.call_at(self.clock() + WAKE_EVERY / WAKE_SLICES, self.wake_everyone)
+                registry.scheduler.call_at(registry.clock() + WAKE_EVERY / WAKE_SLICES, self.wake_everyone)
 
     def wake_everyone(self, turn: int = 0) -> None:
         """Wake every live channel, changed or not, once every WAKE_EVERY seconds: one that has closed
@@ -55,12 +55,15 @@ class Channels:
         and wait would be made and dropped a thousand times a second; and a slice of the rooms at a
         time: a thousand channels woken at once hold every table up for some 9 ms."""
         self.wake_slice(turn)
-        self.scheduler.call_at(self.clock() + WAKE_EVERY / WAKE_SLICES, partial(self.wake_everyone, turn + 1))
+        registry = self.registry
+        registry.scheduler.call_at(
+            registry.clock() + WAKE_EVERY / WAKE_SLICES, partial(self.wake_everyone, turn + 1)
+        )
 
     def wake_slice(self, turn: int) -> None:
         """The live channels of every WAKE_SLICES-th room, from the turn-th on."""
-        with self.lock:
-            rooms = list(self.rooms.values())[turn % WAKE_SLICES :: WAKE_SLICES]
+        with self.registry.lock:
+            rooms = list(self.registry.rooms.values())[turn % WAKE_SLICES :: WAKE_SLICES]
         for room in rooms:
             for sub in list(room.subscribers):
                 sub.wake()

@@ -1,150 +1,180 @@
-"""The lobby: seats and options before a game, starting it, and rematches."""
+"""The lobby, decided: seats and options before a game, the clock, starting, and rematches."""
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from zerogames import bots, clock
-from zerogames.store import Store
 
-from .room import BOT_MARK, Refused, Room, Seat, clean_name
+from . import ranked, turn_clock
+from .commands import (
+    AddBot,
+    Context,
+    Decision,
+    Join,
+    Leave,
+    Refusal,
+    Refused,
+    Rematch,
+    RemoveSeat,
+    SaveRoom,
+    SetClock,
+    SetOptions,
+    SetRanked,
+    Start,
+    StartGame,
+    Unchanged,
+    Verdict,
+)
+from .facts import Facts, Seat
+from .names import BOT_NAMES, clean_name
+from .play import taken_back
 
-BOT_NAMES = [f"{name} {BOT_MARK}" for name in ("Ada", "Bix", "Cog", "Dot", "Eve", "Fizz", "Gus")]
+
+def seats_changed(facts: Facts, context: Context, answer: Any = None, **changes: Any) -> Decision:
+    """A change of the lobby's seats or options: the room's row rewritten, its ratings shown anew."""
+    after = ranked.with_ratings(replace(facts, **changes), context.players)
+    return Decision(after, (SaveRoom(),), answer)
 
 
-class Lobby:
-    """The registry's part that seats players and bots and starts games: see RoomRegistry."""
+def host_in_lobby(facts: Facts, uid: str) -> Refusal | None:
+    if uid != facts.host:
+        return Refusal("Only the host can change the table.")
+    if facts.status != "lobby":
+        return Refusal("The game has started: the seats are settled.")
+    return None
 
-    store: Store
-    after_change: Callable[[Room], None]  # Play's: publish and set the timers
-    check_may_sit: Callable[[Room, str], None]  # Ranked's
-    check_bots_welcome: Callable[[Room], None]  # Ranked's
-    shown_ratings: Callable[[Room], tuple[str | None, ...]]  # Ranked's
-    start_clock: Callable[[Room, float], None]  # TurnClock's
-    take_back: Callable[[Room, int], None]  # TurnClock's
-    clock: Callable[[], float]
 
-    def join(self, room: Room, uid: str, name: str | None) -> int:
-        name = clean_name(name)
-        with room.lock:
-            seat = room.seat_of(uid)
-            if seat is not None:
-                if room.status == "playing" and room.seats[seat].bot is not None:
-                    # Rejoining takes the seat back from the bot the host let play it.
-                    self.take_back(room, seat)
-                    self.after_change(room)
-                return seat
-            if room.status != "lobby":
-                raise Refused("The game has started without you: you can watch it.")
-            if len(room.seats) >= room.rules.max_players:
-                raise Refused(
-                    f"This table is full: {room.rules.title} is for at most {room.rules.max_players}."
-                )
-            self.check_may_sit(room, uid)
-            room.seats.append(Seat(uid, name))
-            self.save_lobby(room)
-            return len(room.seats) - 1
+def join(facts: Facts, command: Join, context: Context) -> Verdict:
+    try:
+        name = clean_name(command.name)
+    except Refused as refused:
+        return Refusal(refused.reason)
+    seat = facts.seat_of(command.uid)
+    if seat is not None:
+        if facts.status == "playing" and facts.seats[seat].bot is not None:
+            # Rejoining takes the seat back from the bot the host let play it.
+            return Decision(taken_back(facts, seat), (SaveRoom(),), seat)
+        return Unchanged(seat)
+    if facts.status != "lobby":
+        return Refusal("The game has started without you: you can watch it.")
+    rules = facts.rules
+    if len(facts.seats) >= rules.max_players:
+        return Refusal(f"This table is full: {rules.title} is for at most {rules.max_players}.")
+    if why := ranked.why_not_seated(facts, command.uid, context.players):
+        return Refusal(why)
+    return seats_changed(facts, context, len(facts.seats), seats=(*facts.seats, Seat(command.uid, name)))
 
-    def leave(self, room: Room, uid: str) -> None:
-        with room.lock:
-            seat = room.seat_of(uid)
-            if seat is None or room.status != "lobby":
-                raise Refused("Only a seated player can leave, and only before the game starts.")
-            if uid == room.host:
-                raise Refused("The host keeps the table: you cannot leave it.")
-            del room.seats[seat]
-            self.save_lobby(room)
 
-    def add_bot(self, room: Room, uid: str, level: str = "easy") -> None:
-        with room.lock:
-            self.check_host_in_lobby(room, uid)
-            if level not in bots.LEVELS:
-                raise Refused("There is no bot of that level.")
-            self.check_bots_welcome(room)
-            if len(room.seats) >= room.rules.max_players:
-                raise Refused("The table is full: there is no seat for a bot.")
-            taken = {seat.name for seat in room.seats}
-            name = next(n for n in BOT_NAMES if n not in taken)
-            room.seats.append(Seat(None, name, level))
-            self.save_lobby(room)
+def leave(facts: Facts, command: Leave, context: Context) -> Verdict:
+    seat = facts.seat_of(command.uid)
+    if seat is None or facts.status != "lobby":
+        return Refusal("Only a seated player can leave, and only before the game starts.")
+    if command.uid == facts.host:
+        return Refusal("The host keeps the table: you cannot leave it.")
+    return seats_changed(facts, context, seats=without(facts.seats, seat))
 
-    def remove_bot(self, room: Room, uid: str, seat: int) -> None:
-        with room.lock:
-            self.check_host_in_lobby(room, uid)
-            if not 0 <= seat < len(room.seats) or room.seats[seat].bot is None:
-                raise Refused("That seat holds no bot.")
-            del room.seats[seat]
-            self.save_lobby(room)
 
-    def set_options(self, room: Room, uid: str, options: dict[str, Any]) -> None:
-        with room.lock:
-            self.check_host_in_lobby(room, uid)
-            room.options = options
-            self.save_lobby(room)
+def add_bot(facts: Facts, command: AddBot, context: Context) -> Verdict:
+    if refusal := host_in_lobby(facts, command.uid):
+        return refusal
+    if command.level not in bots.LEVELS:
+        return Refusal("There is no bot of that level.")
+    if why := ranked.why_no_bots(facts):
+        return Refusal(why)
+    if len(facts.seats) >= facts.rules.max_players:
+        return Refusal("The table is full: there is no seat for a bot.")
+    taken = {seat.name for seat in facts.seats}
+    name = next(n for n in BOT_NAMES if n not in taken)
+    return seats_changed(facts, context, seats=(*facts.seats, Seat(None, name, command.level)))
 
-    def set_clock(self, room: Room, uid: str, seconds: int | None) -> None:
-        """The host's turn clock (None: the default for the table's seats), until the game starts."""
-        with room.lock:
-            self.check_host_in_lobby(room, uid)
-            options = clock.game_options(room.options)
-            if seconds is not None:
-                options[clock.OPTION] = seconds
-            room.options = options
-            self.save_lobby(room)
 
-    def check_host_in_lobby(self, room: Room, uid: str) -> None:
-        if uid != room.host:
-            raise Refused("Only the host can change the table.")
-        if room.status != "lobby":
-            raise Refused("The game has started: the seats are settled.")
+def remove_seat(facts: Facts, command: RemoveSeat, context: Context) -> Verdict:
+    """The host takes a bot, or a player, off a seat before the game (never the host's own)."""
+    if refusal := host_in_lobby(facts, command.uid):
+        return refusal
+    seat = command.seat
+    if not 0 <= seat < len(facts.seats) or (command.only_bots and facts.seats[seat].bot is None):
+        return Refusal("That seat holds no bot." if command.only_bots else "That seat is empty.")
+    if facts.seats[seat].uid == facts.host:
+        return Refusal("The host keeps the table: you cannot leave it.")
+    return seats_changed(facts, context, seats=without(facts.seats, seat))
 
-    def save_lobby(self, room: Room) -> None:
-        room.version += 1
-        self.store.save_room(room.row())
-        room.ratings = self.shown_ratings(room)
-        room.changed()
 
-    def start(self, room: Room, uid: str, seed: int | None = None) -> None:
-        """Deal the game; `seed` (development mode only) deals a chosen deck instead of a random one."""
-        with room.lock:
-            if uid != room.host:
-                raise Refused("Only the host can start the game.")
-            if room.status == "playing":
-                raise Refused("The game has already started.")
-            rules, players = room.rules, len(room.seats)
-            if not rules.min_players <= players <= rules.max_players:
-                raise Refused(
-                    f"{rules.title} needs {rules.min_players} to {rules.max_players} players; "
-                    f"the table has {players}. Invite friends or add bots."
-                )
-            if seed is None:
-                seed = secrets.randbelow(2**31)
-            options = clock.game_options(room.options)
-            try:
-                state = rules.new_game(players, seed, options)
-            except ValueError as bad:
-                raise Refused(f"Those options do not work: {bad}.") from None
-            room.game_no += 1
-            room.seed, room.state, room.status, room.action_count = seed, state, "playing", 0
-            room.version += 1
-            room.acted = dict.fromkeys(range(players), room.version)
-            now = self.clock()
-            self.start_clock(room, now)
-            self.store.save_room(room.row())
-            self.store.start_game(room.row(), players, options, rules.dump(state), now)
-            # Ratings as they are now: other rooms' games may have moved them since the seats were taken.
-            room.ratings = self.shown_ratings(room)
-            self.after_change(room)
+def without(seats: tuple[Seat, ...], seat: int) -> tuple[Seat, ...]:
+    return seats[:seat] + seats[seat + 1 :]
 
-    def rematch(self, room: Room, uid: str) -> None:
-        """Play again: same seats, a new game (the rules' rematch options, such as the next Chooser)."""
-        with room.lock:
-            if room.status != "over":
-                raise Refused("The game is not over yet.")
-            if room.seat_of(uid) is None:
-                raise Refused("Only a player at the table can start the next game.")
-            room.status = "lobby"
-            room.options = room.rules.rematch_options(room.state, room.options)
-            self.start(room, room.host)
+
+def set_options(facts: Facts, command: SetOptions, context: Context) -> Verdict:
+    if refusal := host_in_lobby(facts, command.uid):
+        return refusal
+    return seats_changed(facts, context, options=command.options)
+
+
+def set_clock(facts: Facts, command: SetClock, context: Context) -> Verdict:
+    """The host's turn clock (None: the default for the table's seats), in the lobby or during a game:
+    a clock set during a game winds the deadlines anew from the last move."""
+    if command.uid != facts.host:
+        return Refusal("Only the host can change the table.")
+    options = clock.game_options(dict(facts.options))
+    if command.seconds is not None:
+        options[clock.OPTION] = command.seconds
+    return seats_changed(facts, context, options=options)
+
+
+def set_ranked(facts: Facts, command: SetRanked, context: Context) -> Verdict:
+    """The host marks the table ranked (or not) before the game, once every seat is a signed-up
+    player's."""
+    if refusal := host_in_lobby(facts, command.uid):
+        return refusal
+    if command.ranked and (why := ranked.why_not_ranked(facts, context.players)):
+        return Refusal(why)
+    return seats_changed(facts, context, ranked=command.ranked)
+
+
+def start(facts: Facts, command: Start, context: Context) -> Verdict:
+    """Deal the game: the room's row and the new game's record are written together."""
+    if command.uid != facts.host:
+        return Refusal("Only the host can start the game.")
+    if facts.status == "playing":
+        return Refusal("The game has already started.")
+    return dealt(facts, command.seed, context)
+
+
+def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
+    rules, players = facts.rules, len(facts.seats)
+    if not rules.min_players <= players <= rules.max_players:
+        return Refusal(
+            f"{rules.title} needs {rules.min_players} to {rules.max_players} players; "
+            f"the table has {players}. Invite friends or add bots."
+        )
+    options = clock.game_options(dict(facts.options))
+    try:
+        state = rules.new_game(players, seed, options)
+    except ValueError as bad:
+        return Refusal(f"Those options do not work: {bad}.")
+    after = replace(
+        facts,
+        game_no=facts.game_no + 1,
+        seed=seed,
+        state=state,
+        status="playing",
+        action_count=0,
+        acted=dict.fromkeys(range(players), facts.version + 1),
+        last_sent={},
+    )
+    after = turn_clock.started(after, context.now)
+    # Ratings as they are now: other rooms' games may have moved them since the seats were taken.
+    after = ranked.with_ratings(after, context.players)
+    return Decision(after, (SaveRoom(), StartGame(players, options, rules.dump(state), context.now)))
+
+
+def rematch(facts: Facts, command: Rematch, context: Context) -> Verdict:
+    """Play again: same seats, a new game (the rules' rematch options, such as the next Chooser)."""
+    if facts.status != "over":
+        return Refusal("The game is not over yet.")
+    if facts.seat_of(command.uid) is None:
+        return Refusal("Only a player at the table can start the next game.")
+    options = facts.rules.rematch_options(facts.state, dict(facts.options))
+    return dealt(replace(facts, options=options), command.seed, context)

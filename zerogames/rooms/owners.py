@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .room import Room
-
 if TYPE_CHECKING:
-    from zerogames.store import Store
+    from .registry import RoomRegistry
+    from .room import Room
 
 # How long a request waits for a live owner to let go of its room, and how often it looks meanwhile.
 HANDOVER_WAIT = 5.0
@@ -35,49 +33,59 @@ class OwnedElsewhere(Exception):
 
 
 class Owners:
-    """The registry's part that takes rooms and lets them go: see RoomRegistry."""
+    """The registry's taking of rooms, and letting them go."""
 
-    store: Store
-    rooms: dict[str, Room]
-    lock: threading.Lock
-    rebuild: Callable[[str], Room | None]  # the registry's
-    after_change: Callable[[Room], None]  # Play's
+    def __init__(self, registry: RoomRegistry) -> None:
+        self.registry = registry
+        # One lock per code being taken, so that two requests for a room not yet here rebuild it once,
+        # while the registry's own lock (which every request passes) is held only to look and to add.
+        self.taking: dict[str, threading.Lock] = {}
 
     def take(self, code: str) -> Room | None:
-        """The room from its log, now owned here (the registry's lock is held); None if there is no
-        such room; OwnedElsewhere if a live process holds it."""
-        if not self.store.own(code):
-            raise OwnedElsewhere
-        room = self.rebuild(code)
-        if room is None:
-            self.store.disown(code)
-            return None
-        self.rooms[code] = room
-        if room.status == "playing":
-            with room.lock:  # its bots, clock and timers go on here
-                self.after_change(room)
-        return room
+        """The room from its log, now owned here; None if there is no such room; OwnedElsewhere if a
+        live process holds it. The log is read and played again outside the registry's lock."""
+        registry = self.registry
+        with registry.lock:
+            one_at_a_time = self.taking.setdefault(code, threading.Lock())
+        with one_at_a_time:
+            with registry.lock:
+                room = registry.rooms.get(code)
+            if room is not None:
+                return room
+            if not registry.store.own(code):
+                raise OwnedElsewhere
+            room = registry.rebuild(code)
+            if room is None:
+                registry.store.disown(code)
+                return None
+            with registry.lock:
+                registry.rooms[code] = room
+            if room.status == "playing":
+                with room.lock:  # its bots, clock and timers go on here
+                    registry.arm(room)
+            return room
 
     def take_from_owner(self, code: str) -> Room | None:
         """Ask the live owner to let go of the room, and take it once it has (None if it never does
         within HANDOVER_WAIT seconds)."""
-        self.store.ask_others("let_go", code)
+        registry = self.registry
+        registry.store.ask_others("let_go", code)
         deadline = time.monotonic() + HANDOVER_WAIT
         while time.monotonic() < deadline:
             time.sleep(HANDOVER_POLL)
-            with self.lock:
-                room = self.rooms.get(code)
-                try:
-                    return room if room is not None else self.take(code)
-                except OwnedElsewhere:
-                    continue
+            try:
+                return self.take(code)
+            except OwnedElsewhere:
+                continue
         return None
 
     def let_go(self, code: str) -> None:
         """Another process is sent this room's requests now: stop serving it. Its live channels close
         (their pages open them again, there), and whatever still holds it here changes nothing."""
-        with self.lock:
-            room = self.rooms.pop(code, None)
+        registry = self.registry
+        with registry.lock:
+            room = registry.rooms.pop(code, None)
+            self.taking.pop(code, None)
             if room is None:
                 return
             with room.lock.held:
@@ -85,6 +93,6 @@ class Owners:
                 for timer in (room.clock_timer, room.abandon_timer):
                     if timer is not None:
                         timer.cancel()
-                self.store.disown(code)
+                registry.store.disown(code)
                 for sub in room.subscribers:
                     sub.wake()

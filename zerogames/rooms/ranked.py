@@ -3,63 +3,60 @@ their games changes the players' ratings (zerogames.ratings). An unranked room n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import replace
 
 from zerogames import ratings
 from zerogames.games.base import State
 from zerogames.ratings import Line, Rating
-from zerogames.store import Store
 
-from .room import Refused, Room
+from .commands import Players
+from .facts import Facts
 
 ONLY_SIGNED_UP = "a ranked table is for signed-up players only"
 
 
-class Ranked:
-    """The registry's part that keeps ranked rooms ranked and rates their games: see RoomRegistry."""
+def why_not_ranked(facts: Facts, players: Players) -> str | None:
+    """Why the table cannot be marked ranked as it is seated, or None."""
+    if any(seat.uid is None for seat in facts.seats):
+        return f"Remove the bots first: {ONLY_SIGNED_UP}."
+    guests = [seat.name for seat in facts.seats if not players.signed_up(seat.uid)]
+    if guests:
+        verb = "is a guest" if len(guests) == 1 else "are guests"
+        return f"{' and '.join(guests)} {verb}: {ONLY_SIGNED_UP}."
+    return None
 
-    store: Store
-    check_host_in_lobby: Callable[[Room, str], None]  # Lobby's
-    save_lobby: Callable[[Room], None]  # Lobby's
 
-    def set_ranked(self, room: Room, uid: str, ranked: bool) -> None:
-        """The host marks the table ranked (or not) before the game, once every seat is a signed-up
-        player's."""
-        with room.lock:
-            self.check_host_in_lobby(room, uid)
-            if ranked:
-                if any(seat.uid is None for seat in room.seats):
-                    raise Refused(f"Remove the bots first: {ONLY_SIGNED_UP}.")
-                guests = [seat.name for seat in room.seats if not self.store.signed_up(seat.uid)]
-                if guests:
-                    raise Refused(
-                        f"{' and '.join(guests)} {'is a guest' if len(guests) == 1 else 'are guests'}:"
-                        f" {ONLY_SIGNED_UP}."
-                    )
-            room.ranked = ranked
-            self.save_lobby(room)
+def why_not_seated(facts: Facts, uid: str, players: Players) -> str | None:
+    if facts.ranked and not players.signed_up(uid):
+        return f"This table is ranked: sign in or sign up to take a seat ({ONLY_SIGNED_UP})."
+    return None
 
-    def check_may_sit(self, room: Room, uid: str) -> None:
-        if room.ranked and not self.store.signed_up(uid):
-            raise Refused(f"This table is ranked: sign in or sign up to take a seat ({ONLY_SIGNED_UP}).")
 
-    def check_bots_welcome(self, room: Room) -> None:
-        if room.ranked:
-            raise Refused(f"A ranked table has no bots: {ONLY_SIGNED_UP}.")
+def why_no_bots(facts: Facts) -> str | None:
+    return f"A ranked table has no bots: {ONLY_SIGNED_UP}." if facts.ranked else None
 
-    def shown_ratings(self, room: Room) -> tuple[str | None, ...]:
-        """Each seat's rating at the room's game, as shown beside its name at a ranked table ("0?" for
-        a player not rated yet); none at an unranked one."""
-        if not room.ranked:
-            return ()
-        known = self.store.ratings_of(room.game_id, [seat.uid for seat in room.seats if seat.uid])
-        return tuple(known.get(seat.uid, Rating()).shown if seat.uid else None for seat in room.seats)
 
-    def rated_lines(self, room: Room, state: State) -> list[Line]:
-        """What the end of the game in `state` rates: nothing unless the room is ranked and every seat is
-        a signed-up player's (a bot's seat has no player; a player's seat handed to a bot still does).
-        A player marked away as it ends finishes last."""
-        players = [seat.uid for seat in room.seats]
-        if not ratings.is_rated(room.ranked, players):
-            return []
-        return ratings.lines(room.rules.rating_sides(state), [uid for uid in players if uid], room.away())
+def with_ratings(facts: Facts, players: Players, rated: Sequence[Line] = ()) -> Facts:
+    """The facts with each seat's rating at the room's game, as shown beside its name at a ranked table
+    ("0?" for a player not rated yet); none at an unranked one. `rated`: the lines of a game ending with
+    this change, whose new ratings the store writes with it (and so shows here already)."""
+    if not facts.ranked:
+        return replace(facts, ratings=()) if facts.ratings else facts
+    uids = [seat.uid for seat in facts.seats if seat.uid]
+    known = players.ratings_of(facts.game_id, uids)
+    if rated:
+        known = {**known, **ratings.rate(known, rated)}
+    shown = tuple(known.get(seat.uid, Rating()).shown if seat.uid else None for seat in facts.seats)
+    return replace(facts, ratings=shown)
+
+
+def rated_lines(facts: Facts, state: State) -> list[Line]:
+    """What the end of the game in `state` rates: nothing unless the room is ranked and every seat is
+    a signed-up player's (a bot's seat has no player; a player's seat handed to a bot still does).
+    A player marked away as it ends finishes last."""
+    seated = [seat.uid for seat in facts.seats]
+    if not ratings.is_rated(facts.ranked, seated):
+        return []
+    sides = facts.rules.rating_sides(state)
+    return ratings.lines(sides, [uid for uid in seated if uid], facts.away())

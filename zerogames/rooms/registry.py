@@ -1,8 +1,9 @@
-"""The room registry: one per process, creating, finding and rebuilding rooms.
+"""The room registry: one per process. It creates, finds and rebuilds rooms, and carries out every
+command on them (rooms.commands) the one way: decided purely, written in one transaction, swapped in
+with the version bumped once, published once, then the timers the new facts need.
 
-Its other jobs live in modules of their own and are mixed in: the lobby (`lobby.Lobby`), play
-(`play.Play`), bots (`bot_driver.BotDriver`), turn clocks (`turn_clock.TurnClock`) and live channels
-(`channels.Channels`).
+Its helpers are objects of their own: live channels (`channels.Channels`), bots (`bot_driver.BotDriver`)
+and the taking of rooms from other processes (`owners.Owners`).
 """
 
 from __future__ import annotations
@@ -13,20 +14,23 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+from zerogames import clock as turn_clocks
 from zerogames.games import GAMES
 from zerogames.store import Store
 
+from . import commands as c
+from . import ranked, turn_clock
 from .bot_driver import BotDriver
-from .channels import Channels
-from .lobby import Lobby
+from .channels import Channels, Subscriber
+from .decide import decide
+from .facts import Facts, Seat, deserted
+from .names import clean_name
 from .owners import OwnedElsewhere, Owners
-from .play import Play
-from .ranked import Ranked
-from .room import CODE_ALPHABET, CODE_LENGTH, Refused, Room, Seat, a_code, clean_name
+from .room import CODE_ALPHABET, CODE_LENGTH, Moved, Room, a_code
 from .scheduler import Scheduler
-from .turn_clock import TurnClock
 
 # Random codes tried at one length before a longer one is made: with nine codes in ten taken, twenty
 # tries all miss one time in eight.
@@ -36,7 +40,7 @@ KEEP_IDLE = 24 * 3600.0
 DROP_EVERY = 600.0
 
 
-class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
+class RoomRegistry:
     def __init__(
         self,
         store: Store,
@@ -55,7 +59,171 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
         self.rooms: dict[str, Room] = {}
         self.lock = threading.Lock()
         self.scheduler = Scheduler(clock)
-        self.waking = False
+        self.channels = Channels(self)
+        self.bots = BotDriver(self)
+        self.owners = Owners(self)
+
+    # Carrying out commands
+
+    def run(self, room: Room, command: c.Command) -> Any:
+        """Carry the command out on the room; its answer, or Refused (and nothing has changed)."""
+        with room.lock:
+            return self.carry_out(room, command)
+
+    def carry_out(self, room: Room, command: c.Command) -> Any:
+        """As `run`, with the room's lock held."""
+        now = self.clock()
+        context = c.Context(room.code, now, room.connected(), self.bot_delay, self.store)
+        verdict = decide(room.facts, command, context)
+        if isinstance(verdict, c.Refusal):
+            raise c.Refused(verdict.reason, stale=verdict.stale)
+        if isinstance(verdict, c.Unchanged):
+            return verdict.answer
+        facts = replace(verdict.facts, version=room.facts.version + 1)
+        facts = turn_clock.wound(facts, now, self.bot_delay)
+        row = facts.row(room.code)
+        with self.store.transaction():
+            for write in verdict.writes:
+                write(self.store, row)
+        room.facts = facts
+        self.watch_desertion(room, now, restart=played_by_a_player(verdict))
+        room.changed()
+        self.arm(room)
+        return verdict.answer
+
+    def arm(self, room: Room) -> None:
+        """The timers the room's facts need (the lock is held): its turn clock's first deadline, its bots'
+        moves, and a push when a view next changes with time."""
+        if room.clock_timer is not None:
+            room.clock_timer.cancel()
+            room.clock_timer = None
+        facts = room.facts
+        if facts.deadlines:
+            first = min(until for _, until in facts.deadlines)
+            room.clock_timer = self.scheduler.call_at(
+                first, partial(self.timed, room, c.TimeOut(facts.version))
+            )
+        if facts.status != "playing":
+            return
+        now = self.clock()
+        self.bots.schedule(room, now)
+        self.schedule_refresh(room, now)
+
+    def timed(self, room: Room, command: c.Command) -> None:
+        """A timer's command: nothing, once the room has moved to another process."""
+        with contextlib.suppress(Moved):
+            self.run(room, command)
+
+    def watch_desertion(self, room: Room, now: float, restart: bool) -> None:
+        """Note when every player of a table with a running clock became away (or lost their live
+        channel), and end the game as abandoned if they stay so for ABANDON_AFTER seconds. A player's
+        move (perhaps without a live channel: plain forms work too) starts the count again."""
+        facts = room.facts
+        running = facts.status == "playing" and turn_clock.seconds_in_force(facts)
+        if restart or not (running and deserted(facts, room.connected())):
+            room.deserted_since = None
+            if room.abandon_timer is not None:
+                room.abandon_timer.cancel()
+                room.abandon_timer = None
+        if running and room.deserted_since is None and deserted(facts, room.connected()):
+            room.deserted_since = now
+            room.abandon_timer = self.scheduler.call_at(
+                now + turn_clocks.ABANDON_AFTER, partial(self.abandon_if_deserted, room)
+            )
+
+    def abandon_if_deserted(self, room: Room) -> None:
+        with contextlib.suppress(Moved), room.lock:
+            room.abandon_timer, room.deserted_since = None, None
+            self.carry_out(room, c.Abandon(if_deserted=True))
+
+    def schedule_refresh(self, room: Room, now: float) -> None:
+        """Push fresh views when the next one changes with time; once per moment, however many
+        actions asked for it (else every action would start a chain of pushes of its own)."""
+        when = room.rules.next_change(room.state, now) if room.state else None
+        if when is not None and when not in room.refreshes:
+            room.refreshes.add(when)
+            self.scheduler.call_at(when, partial(self.refresh, room, when))
+
+    def refresh(self, room: Room, when: float) -> None:
+        """A view changed with time alone (no command): push everyone their fresh table."""
+        with contextlib.suppress(Moved), room.lock:
+            room.refreshes.discard(when)
+            room.changed()
+            self.schedule_refresh(room, self.clock())
+
+    # The commands, as the site asks for them
+
+    def join(self, room: Room, uid: str, name: str | None) -> int:
+        return self.run(room, c.Join(uid, name))
+
+    def leave(self, room: Room, uid: str) -> None:
+        self.run(room, c.Leave(uid))
+
+    def add_bot(self, room: Room, uid: str, level: str = "easy") -> None:
+        self.run(room, c.AddBot(uid, level))
+
+    def remove_bot(self, room: Room, uid: str, seat: int) -> None:
+        self.run(room, c.RemoveSeat(uid, seat, only_bots=True))
+
+    def remove_seat(self, room: Room, uid: str, seat: int) -> None:
+        self.run(room, c.RemoveSeat(uid, seat))
+
+    def set_options(self, room: Room, uid: str, options: dict[str, Any]) -> None:
+        self.run(room, c.SetOptions(uid, options))
+
+    def set_clock(self, room: Room, uid: str, seconds: int | None) -> None:
+        self.run(room, c.SetClock(uid, seconds))
+
+    def set_ranked(self, room: Room, uid: str, ranked: bool) -> None:
+        self.run(room, c.SetRanked(uid, ranked))
+
+    def start(self, room: Room, uid: str, seed: int | None = None) -> None:
+        """Deal the game; `seed` (development mode only) deals a chosen deck instead of a random one."""
+        self.run(room, c.Start(uid, a_deal() if seed is None else seed))
+
+    def rematch(self, room: Room, uid: str) -> None:
+        self.run(room, c.Rematch(uid, a_deal()))
+
+    def act(self, room: Room, uid: str, version: Any, action: Any, seat: Any = None) -> None:
+        """A seated player's action, chosen on table `version`; refused (and nothing changed) if off."""
+        self.run(room, c.Act(uid, version, action, seat))
+
+    def back(self, room: Room, uid: str) -> None:
+        self.run(room, c.Back(uid))
+
+    def hand_to_bot(self, room: Room, uid: str, seat: int, level: str = turn_clock.TIMEOUT_LEVEL) -> None:
+        self.run(room, c.HandToBot(uid, seat, level))
+
+    def abandon(self, room: Room) -> None:
+        self.run(room, c.Abandon())
+
+    def move_seat(self, room: Room, seat: int, old_uid: str, new_uid: str, moves: int) -> None:
+        """A rejoin link: the seat goes to the identity that opened it (another device)."""
+        self.run(room, c.MoveSeat(seat, old_uid, new_uid, moves))
+
+    def hand_over(self, old_uid: str, new_uid: str) -> None:
+        """A guest signed in to an account on this browser: the guest's seats (and hosting) become the
+        account's, but where the account already holds a seat: in the rooms of this process, and of
+        every other (on PostgreSQL, each is asked)."""
+        self.hand_over_here(old_uid, new_uid)
+        self.store.ask_others("hand_over", old_uid, new_uid)
+
+    def hand_over_here(self, old_uid: str, new_uid: str) -> None:
+        with self.lock:
+            rooms = list(self.rooms.values())
+        for room in rooms:
+            with contextlib.suppress(Moved):
+                self.run(room, c.HandOver(old_uid, new_uid))
+
+    # Live channels
+
+    def subscribe(self, room: Room, sub: Subscriber) -> None:
+        self.channels.subscribe(room, sub)
+
+    def unsubscribe(self, room: Room, sub: Subscriber) -> None:
+        self.channels.unsubscribe(room, sub)
+
+    # Rooms: creating, finding, rebuilding, dropping
 
     def new_code(self) -> str:
         """A code no room has or had: four letters, or, once four-letter codes are hard to find free,
@@ -74,27 +242,26 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
 
     def create(self, game_id: str, options: dict[str, Any], uid: str, name: str | None) -> Room:
         if game_id not in GAMES:
-            raise Refused("Pick one of the games on the list.")
-        name = clean_name(name)
+            raise c.Refused("Pick one of the games on the list.")
+        facts = Facts(game_id, options, uid, seats=(Seat(uid, clean_name(name)),))
         with self.lock:
-            room = Room(self.new_code(), game_id, options, uid, self.clock)
-            room.seats.append(Seat(uid, name))
-            self.store.save_room(room.row())
+            room = Room(self.new_code(), facts, self.clock)
+            self.store.save_room(facts.row(room.code))
             self.rooms[room.code] = room
-        room.changed()
+        with room.lock:
+            room.changed()
         return room
 
     def get(self, code: str) -> Room | None:
         code = (code or "").strip().upper()
         with self.lock:
             room = self.rooms.get(code)
-            if room is not None or not (a_code(code) and self.owns(code)):
-                return room
-            try:
-                return self.take(code)
-            except OwnedElsewhere:
-                pass
-        return self.take_from_owner(code)
+        if room is not None or not (a_code(code) and self.owns(code)):
+            return room
+        try:
+            return self.owners.take(code)
+        except OwnedElsewhere:
+            return self.owners.take_from_owner(code)
 
     def exists(self, code: str) -> bool:
         """Whether a room has the code, wherever it is served: a look that takes no room here (the
@@ -107,6 +274,9 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
 
     def owns(self, code: str) -> bool:
         return code[:1] in self.first_letters
+
+    def let_go(self, code: str) -> None:
+        self.owners.let_go(code)
 
     def drop_idle_rooms(self) -> int:
         """Drop the rooms never started or finished that nobody has changed for KEEP_IDLE seconds (their
@@ -122,6 +292,7 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
                     continue  # another process's, which drops it if it will
                 if self.store.drop_room(code, before):
                     self.rooms.pop(code, None)
+                    self.owners.taking.pop(code, None)
                     self.store.disown(code)
                     dropped += 1
                 elif room is None:
@@ -135,40 +306,50 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
         self.drop_idle_rooms()
         restored = 0
         for code in self.store.unfinished_rooms():
-            with self.lock:
-                if not self.owns(code) or code in self.rooms:
-                    continue
-                with contextlib.suppress(OwnedElsewhere):  # a live process serves it
-                    restored += self.take(code) is not None  # its bots moving again
+            if not self.owns(code):
+                continue
+            with contextlib.suppress(OwnedElsewhere):  # a live process serves it
+                restored += self.owners.take(code) is not None
         return restored
 
     def rebuild(self, code: str) -> Room | None:
+        """The room as the store has it: its row, then its game from one read of its log (the state
+        from the latest snapshot on, the turn clock and the bots' memories from every action)."""
         row = self.store.load_room(code)
         if row is None or row.game not in GAMES:
             return None
-        room = Room(row.code, row.game, row.options, row.host, self.clock)
-        room.seats = [Seat(s.uid, s.name, s.bot) for s in row.seats]
-        room.status, room.game_no, room.seed, room.version = row.status, row.game_no, row.seed, row.version
-        room.acted = dict.fromkeys(range(len(room.seats)), room.version)
-        room.ranked = row.ranked
-        room.ratings = self.shown_ratings(room)
+        facts = Facts(
+            row.game,
+            row.options,
+            row.host,
+            seats=tuple(Seat(s.uid, s.name, s.bot) for s in row.seats),
+            status=row.status,
+            game_no=row.game_no,
+            seed=row.seed,
+            version=row.version,
+            acted=dict.fromkeys(range(len(row.seats)), row.version),
+            ranked=row.ranked,
+        )
+        game_log = None
         if row.status != "lobby":
             game_log = self.store.game_log(code, row.game_no)
             if game_log is None:
                 return None
-            rules = room.rules
+            rules = facts.rules
             state = (
                 rules.load(game_log.snapshot)
                 if game_log.snapshot
                 else rules.new_game(game_log.players, game_log.seed, game_log.options)
             )
-            for seat, action, now in game_log.actions:
+            for seat, action, now, _ in game_log.after_snapshot():
                 state = rules.apply(state, seat, action, now)
-            room.state = state
-            room.action_count = game_log.snapshot_at + len(game_log.actions)
-            self.rebuild_clock(room)
-            if room.status == "playing":
-                self.recall_bots(room, game_log)
+            moves = [(seat, now, by) for seat, _, now, by in game_log.actions]
+            facts = replace(facts, state=state, action_count=len(game_log.actions))
+            facts = turn_clock.replayed(facts, game_log.started, moves)
+        room = Room(code, turn_clock.wound(facts, self.clock(), self.bot_delay), self.clock)
+        room.facts = self.players_rated(room.facts)
+        if game_log is not None and row.status == "playing":
+            self.bots.recall(room, game_log)
         # Pages drop pushes numbered below the one they show: a room rebuilt (after a restart, or in
         # another process after a takeover) numbers its changes on from the moment it was rebuilt, in
         # milliseconds, past any number its last owner (counting from its own start) can have reached.
@@ -176,42 +357,14 @@ class RoomRegistry(Lobby, Play, BotDriver, TurnClock, Channels, Ranked, Owners):
         room.published = room.publication(room.published)
         return room
 
-    def move_seat(self, room: Room, seat: int, old_uid: str, new_uid: str, moves: int) -> None:
-        """A rejoin link: the seat goes to the identity that opened it (another device), if the seat is
-        still `old_uid`'s and has moved `moves` times, as when the link was made (then never again)."""
-        with room.lock:
-            if (
-                not 0 <= seat < len(room.seats)
-                or room.seats[seat].uid != old_uid
-                or self.store.seat_moves(room.code, seat) != moves
-            ):
-                raise Refused("This rejoin link has been used or is out of date.")
-            if room.seat_of(new_uid) is not None and room.seat_of(new_uid) != seat:
-                raise Refused("This browser already holds another seat at this table.")
-            self.give_seat(room, seat, new_uid)
+    def players_rated(self, facts: Facts) -> Facts:
+        return ranked.with_ratings(facts, self.store)
 
-    def hand_over(self, old_uid: str, new_uid: str) -> None:
-        """A guest signed in to an account on this browser: the guest's seats (and hosting) become the
-        account's, but where the account already holds a seat: in the rooms of this process, and of
-        every other (on PostgreSQL, each is asked)."""
-        self.hand_over_here(old_uid, new_uid)
-        self.store.ask_others("hand_over", old_uid, new_uid)
 
-    def hand_over_here(self, old_uid: str, new_uid: str) -> None:
-        with self.lock:
-            rooms = list(self.rooms.values())
-        for room in rooms:
-            with room.lock:
-                seat = room.seat_of(old_uid)
-                if seat is not None and room.seat_of(new_uid) is None:
-                    self.give_seat(room, seat, new_uid)
+def a_deal() -> int:
+    return secrets.randbelow(2**31)
 
-    def give_seat(self, room: Room, seat: int, new_uid: str) -> None:
-        """The seat (and the hosting, if it was the host's) to another identity (the lock is held); the
-        seat's moves are counted, so every rejoin link made before is dead."""
-        if room.host == room.seats[seat].uid:
-            room.host = new_uid
-        room.seats[seat] = replace(room.seats[seat], uid=new_uid)
-        room.version += 1
-        self.store.save_moved_seat(room.row(), seat)
-        room.changed()
+
+def played_by_a_player(verdict: c.Decision) -> bool:
+    """Whether the decision logs a player's own move."""
+    return any(isinstance(w, c.AppendAction) and w.by.startswith("player:") for w in verdict.writes)

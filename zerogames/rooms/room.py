@@ -1,19 +1,15 @@
-"""A room: its seats, its game, its lock, and the table it publishes to its live channels."""
+"""A room: its facts, its lock, and the table it publishes to its live channels."""
 
 from __future__ import annotations
 
 import threading
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zerogames.clock import AWAY_AFTER
-from zerogames.games import GAMES, Game
-from zerogames.records import Seated
-from zerogames.store import RoomRow, SeatRow
-
 from .channels import Subscriber
+from .commands import Refused
+from .facts import Facts, Seat
 from .scheduler import Timer
 
 # Letters only, without the look-alikes I, L and O (1, 1 and 0).
@@ -21,20 +17,8 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 4
 # Codes grow a letter when the shorter ones are hard to find free (RoomRegistry.new_code): this far.
 LONGEST_CODE = 8
-NAME_LENGTH = 20
-# What every bot's name ends with, and no player's may.
-BOT_MARK = "(bot)"
 # How many past publications a room keeps, so that a page's live channel can start from what it shows.
 RECENT_PUBLISHED = 32
-
-
-class Refused(Exception):
-    """A request the room turns down; `reason` is shown to the player, nothing has changed."""
-
-    def __init__(self, reason: str, *, stale: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.stale = stale
 
 
 class Moved(Refused):
@@ -62,13 +46,6 @@ class RoomLock:
 
     def __exit__(self, *exc: object) -> None:
         self.held.release()
-
-
-@dataclass(frozen=True)
-class Seat:
-    uid: str | None
-    name: str
-    bot: str | None = None  # the bot's level, for a bot's seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,26 +78,14 @@ class Published:
 
 
 class Room:
-    def __init__(
-        self, code: str, game_id: str, options: dict[str, Any], host: str, clock: Callable[[], float]
-    ) -> None:
+    """A room of this process: its facts (rooms.facts), swapped whole by each command the registry
+    carries out, and what serves them here: the lock, the live channels, the published tables, the
+    timers and the bots' memories."""
+
+    def __init__(self, code: str, facts: Facts, clock: Callable[[], float]) -> None:
         self.code = code
         self.clock = clock
-        self.game_id = game_id
-        self.rules: Game = GAMES[game_id]
-        self.options = options
-        self.host = host
-        self.seats: list[Seat] = []
-        self.status = "lobby"
-        self.game_no = 0
-        self.seed: int | None = None
-        self.state: dict[str, Any] | None = None
-        self.version = 0
-        self.action_count = 0  # actions logged so far in the current game
-        # Each seat's last move: the table version it made (or the game's first version). See `play`.
-        self.acted: dict[int, int] = {}
-        # Each seat's last move as it was sent: the version it was chosen on, and the action. See `play`.
-        self.last_sent: dict[int, tuple[str, Any]] = {}
+        self.facts = facts
         self.seq = 0
         self.lock = RoomLock(self)
         self.gone = False  # moved to another process (rooms.owners)
@@ -130,33 +95,37 @@ class Room:
         self.bots: dict[tuple[int, int, str], Any] = {}
         self.refreshes: set[float] = set()  # moments a push of time-changed views is set for
         self.recent: dict[int, Published] = {}
-        self.ranked = False
-        self.ratings: tuple[str | None, ...] = ()  # as published: see Published
-        # The turn clock (turn_clock.TurnClock): when the game's last action was logged (each deadline
-        # counts from it, so it survives a restart), each seat's timeouts in a row, the seat the last
-        # action was a timeout for, the deadlines running now, and the timers that carry them out.
-        self.last_at = 0.0
-        self.timeouts: dict[int, int] = {}
-        self.timed_out: int | None = None
-        self.deadlines: tuple[tuple[int, float], ...] = ()
-        self.deserted_since: float | None = None
+        # The turn clock's timer for the first deadline; since when every player has been gone (each
+        # away, or with no live channel), and the timer that ends the game once they have been too long.
         self.clock_timer: Timer | None = None
+        self.deserted_since: float | None = None
         self.abandon_timer: Timer | None = None
         self.published = self.publication(None)
 
+    # What pages, tests and the bots read of the facts.
+    rules = property(lambda self: self.facts.rules)
+    game_id = property(lambda self: self.facts.game_id)
+    options = property(lambda self: self.facts.options)
+    host = property(lambda self: self.facts.host)
+    seats = property(lambda self: self.facts.seats)
+    status = property(lambda self: self.facts.status)
+    game_no = property(lambda self: self.facts.game_no)
+    seed = property(lambda self: self.facts.seed)
+    state = property(lambda self: self.facts.state)
+    version = property(lambda self: self.facts.version)
+    action_count = property(lambda self: self.facts.action_count)
+    ranked = property(lambda self: self.facts.ranked)
+    ratings = property(lambda self: self.facts.ratings)
+    timeouts = property(lambda self: self.facts.timeouts)
+
     def seat_of(self, uid: str | None) -> int | None:
-        for index, seat in enumerate(self.seats):
-            if uid is not None and seat.uid == uid:
-                return index
-        return None
+        return self.facts.seat_of(uid)
 
     def away(self) -> frozenset[int]:
-        """Players' seats marked away: timed out twice in a row, or handed to a bot by the host."""
-        return frozenset(
-            seat
-            for seat, who in enumerate(self.seats)
-            if who.uid is not None and (who.bot is not None or self.timeouts.get(seat, 0) >= AWAY_AFTER)
-        )
+        return self.facts.away()
+
+    def connected(self) -> frozenset[str]:
+        return frozenset(sub.uid for sub in self.subscribers)
 
     def publication(self, last: Published | None) -> Published:
         """The room as it is now, sharing what has not changed with the `last` publication."""
@@ -168,22 +137,23 @@ class Room:
             before = getattr(last, field, None)
             return before if before == now else now
 
+        facts = self.facts
         return Published(
             self.seq,
-            self.version,
-            self.status,
-            self.game_no,
-            self.state,
-            kept("seats", tuple(self.seats)),
-            self.host,
-            kept("connected", frozenset(sub.uid for sub in self.subscribers)),
-            kept("options", dict(self.options)),
+            facts.version,
+            facts.status,
+            facts.game_no,
+            facts.state,
+            kept("seats", facts.seats),
+            facts.host,
+            kept("connected", self.connected()),
+            kept("options", dict(facts.options)),
             self.clock(),
-            self.ranked,
-            kept("ratings", self.ratings),
-            self.deadlines,
-            kept("away", self.away()),
-            self.timed_out,
+            facts.ranked,
+            kept("ratings", facts.ratings),
+            facts.deadlines,
+            kept("away", facts.away()),
+            facts.timed_out,
         )
 
     def changed(self) -> None:
@@ -195,37 +165,7 @@ class Room:
         for sub in self.subscribers:
             sub.wake()
 
-    def seated(self) -> list[Seated]:
-        return [Seated(seat.uid, seat.bot) for seat in self.seats]
-
-    def row(self) -> RoomRow:
-        return RoomRow(
-            self.code,
-            self.game_id,
-            self.options,
-            self.host,
-            self.status,
-            self.game_no,
-            self.seed,
-            self.version,
-            [SeatRow(i, s.uid, s.name, s.bot) for i, s in enumerate(self.seats)],
-            self.ranked,
-        )
-
 
 def a_code(code: str) -> bool:
     """Whether `code` has the shape of a room code (the registry may never have made it)."""
     return CODE_LENGTH <= len(code) <= LONGEST_CODE and all(letter in CODE_ALPHABET for letter in code)
-
-
-def clean_name(name: str | None) -> str:
-    """A player's name as the table shows it: white space folded, and no control or format characters
-    (a right-to-left override would turn the words around it; zero-width ones hide one name in
-    another). A name that reads as a bot's is kept for the bots."""
-    shown = "".join(ch for ch in name or "" if unicodedata.category(ch)[0] != "C")
-    name = " ".join(shown.split())[:NAME_LENGTH]
-    if not name:
-        raise Refused("Choose a name first: it is how the table will know you.")
-    if unicodedata.normalize("NFKC", name).casefold().replace(" ", "").endswith(BOT_MARK):
-        raise Refused(f"Names ending in {BOT_MARK} are kept for the bots: choose another.")
-    return name

@@ -1,0 +1,260 @@
+"""Every change to a room is a command, decided purely and applied once.
+
+`decide(facts, command, context)` reads the room's facts, the command and the moment (and, through the
+context, what the store knows of players: who has signed up, their ratings), and answers one of:
+- `Refusal`: why not, in words for the player; nothing anywhere has changed;
+- `Unchanged`: nothing to do (a move sent twice, a seat already taken), with the answer for the caller;
+- `Decision`: the room's new facts and the rows to write.
+The registry (rooms.registry) carries a decision out under the room's lock: every write in one
+transaction, then the facts swapped in with the version bumped once, one publication, and the timers
+the new facts need (bots, turn clock, views that change with time). Deciding writes nothing, sends
+nothing and sets no timer, so a refusal touches nothing, and a write that fails leaves the room as it
+was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from zerogames.ratings import Rating
+from zerogames.store import GameEnd, RoomRow, Store
+
+from .facts import Facts
+
+# Commands: what a player, the host, a bot, the turn clock or the site asks of a room.
+
+
+@dataclass(frozen=True)
+class Join:
+    uid: str
+    name: str | None
+
+
+@dataclass(frozen=True)
+class Leave:
+    uid: str
+
+
+@dataclass(frozen=True)
+class AddBot:
+    uid: str
+    level: str
+
+
+@dataclass(frozen=True)
+class RemoveSeat:
+    """The host removes a bot, or a player, from the lobby."""
+
+    uid: str
+    seat: int
+    only_bots: bool = False
+
+
+@dataclass(frozen=True)
+class SetOptions:
+    uid: str
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SetClock:
+    uid: str
+    seconds: int | None
+
+
+@dataclass(frozen=True)
+class SetRanked:
+    uid: str
+    ranked: bool
+
+
+@dataclass(frozen=True)
+class Start:
+    uid: str
+    seed: int  # the deal: drawn by the caller (deciding draws nothing)
+
+
+@dataclass(frozen=True)
+class Rematch:
+    uid: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class Act:
+    uid: str
+    version: Any
+    action: Any
+    seat: Any = None
+
+
+@dataclass(frozen=True)
+class TimeOut:
+    """The turn clock's timer, set on table `version`: it moves for the seats whose time ran out."""
+
+    version: int
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A bot's move, chosen on the table as it was at (game_no, version)."""
+
+    seat: int
+    level: str
+    asked: tuple[int, int]
+    action: Any
+
+
+@dataclass(frozen=True)
+class Back:
+    uid: str
+
+
+@dataclass(frozen=True)
+class HandToBot:
+    uid: str
+    seat: int
+    level: str = "easy"
+
+
+@dataclass(frozen=True)
+class MoveSeat:
+    """A rejoin link: the seat moves to the identity that opened it."""
+
+    seat: int
+    old_uid: str
+    new_uid: str
+    moves: int
+
+
+@dataclass(frozen=True)
+class HandOver:
+    """A guest signed in: their seat (and hosting) becomes the account's."""
+
+    old_uid: str
+    new_uid: str
+
+
+@dataclass(frozen=True)
+class Abandon:
+    """The game ends where it stands (every player gone); `if_deserted`: only if they still are."""
+
+    if_deserted: bool = False
+
+
+Command = (
+    Join | Leave | AddBot | RemoveSeat | SetOptions | SetClock | SetRanked | Start | Rematch | Act
+    | TimeOut | BotMove | Back | HandToBot | MoveSeat | HandOver | Abandon
+)
+
+
+# What deciding answers.
+
+
+class Refused(Exception):
+    """A request the room turns down; `reason` is shown to the player, nothing has changed."""
+
+    def __init__(self, reason: str, *, stale: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.stale = stale
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reason: str
+    stale: bool = False  # the move was chosen on an older table: the fresh one goes with the refusal
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    answer: Any = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    facts: Facts  # the version is the registry's to bump
+    writes: tuple[Write, ...]
+    answer: Any = None
+
+
+Verdict = Refusal | Unchanged | Decision
+
+
+# The rows a decision writes, each given the store and the room's row as it will be (version bumped).
+
+
+class Write(Protocol):
+    def __call__(self, store: Store, row: RoomRow) -> None: ...
+
+
+@dataclass(frozen=True)
+class SaveRoom:
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.save_room(row)
+
+
+@dataclass(frozen=True)
+class SaveMovedSeat:
+    seat: int
+
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.save_moved_seat(row, self.seat)
+
+
+@dataclass(frozen=True)
+class StartGame:
+    players: int
+    options: dict[str, Any]
+    dumped: dict[str, Any]
+    now: float
+
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.start_game(row, self.players, self.options, self.dumped, self.now)
+
+
+@dataclass(frozen=True)
+class AppendAction:
+    number: int
+    seat: int
+    action: Any
+    now: float
+    by: str
+    snapshot: dict[str, Any] | None
+    end: GameEnd | None
+
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.append_action(
+            row.code, row.game_no, self.number, self.seat, self.action, self.now, self.by, row.version,
+            self.snapshot, self.end,
+        )
+
+
+@dataclass(frozen=True)
+class AbandonGame:
+    end: GameEnd
+
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.abandon_game(row.code, row.game_no, row.version, self.end)
+
+
+# What a decision may know besides the room's facts.
+
+
+class Players(Protocol):
+    """What the store knows of players, read (never written) while deciding."""
+
+    def signed_up(self, player: str | None) -> bool: ...
+    def ratings_of(self, game: str, players: list[str]) -> dict[str, Rating]: ...
+    def seat_moves(self, code: str, seat: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Context:
+    code: str
+    now: float
+    connected: frozenset[str]  # players with a live channel open
+    bot_delay: float  # an away seat's move comes after a bot's pause
+    players: Players
+

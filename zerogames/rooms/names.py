@@ -1,0 +1,40 @@
+"""Names at a table: players' names as the table shows them, and the bots'."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .commands import Refused
+
+NAME_LENGTH = 20
+# What every bot's name ends with, and no player's may.
+BOT_MARK = "(bot)"
+BOT_NAMES = [f"{name} {BOT_MARK}" for name in ("Ada", "Bix", "Cog", "Dot", "Eve", "Fizz", "Gus")]
+
+
+def clean_name(name: str | None) -> str:
+    """A player's name as the table shows it: white space folded, and no control or format characters
+    (a right-to-left override would turn the words around it; zero-width ones hide one name in
+    another). A name that reads as a bot's is kept for the bots."""
+    text = name or ""
+    shown = "".join(ch for at, ch in enumerate(text) if unicodedata.category(ch)[0] != "C" or joins(text, at))
+    name = " ".join(shown.split())
+    if len(name) > NAME_LENGTH:
+        raise Refused(f"A name is at most {NAME_LENGTH} characters: choose a shorter one.")
+    if not name:
+        raise Refused("Choose a name first: it is how the table will know you.")
+    if unicodedata.normalize("NFKC", name).casefold().replace(" ", "").endswith(BOT_MARK):
+        raise Refused(f"Names ending in {BOT_MARK} are kept for the bots: choose another.")
+    return name
+
+
+ZERO_WIDTH_JOINER = "\u200d"
+
+
+def joins(text: str, at: int) -> bool:
+    """Whether the character at `at` is a zero-width joiner inside an emoji (a family, a flag of skin
+    tones): kept there, so the emoji shows whole; anywhere else it would hide one name in another."""
+    if text[at] != ZERO_WIDTH_JOINER or not 0 < at < len(text) - 1:
+        return False
+    before = text[at - 1] if text[at - 1] != "\ufe0f" or at < 2 else text[at - 2]
+    return unicodedata.category(before) == "So" and unicodedata.category(text[at + 1]) == "So"
