@@ -1,8 +1,9 @@
-"""Trump Card: two teams bank a shared pile from the Senior seat; only 52-0 wins (rules/trump-card.md)."""
+"""Trump Card: two teams bank one pile from the Senior seat; only 52-0 wins (docs/rules/trump_card.md)."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from .base import (
     thaw,
 )
 from .cards import STANDARD_DECK, SUIT_NAMES, SUITS, deal, following_suit, shuffle, sort_hand, trick_winner
+from .figures import minutes, totals
 
 OPTIONS = {"chooser", "decks"}
 PLAYERS = 4
@@ -69,8 +71,8 @@ class TrumpCard(Game):
     min_players = PLAYERS
     max_players = PLAYERS
     rating_rule = (
-        "Trump Card is rated as two teams of two, by the cards each team banked: the team that banked"
-        " more finishes first, KHOTI or not, and equal counts share the place."
+        "Trump Card is rated as two teams of two: a KHOTI team finishes first, and a draw ranks the two"
+        " teams equal; a match abandoned before its end ranks them by the cards each had banked."
     )
     action_fields: ClassVar[ActionFields] = {"trump": ("suit",), "play": ("card",)}
 
@@ -173,8 +175,8 @@ class TrumpCard(Game):
         }
 
     def rating_sides(self, state: State) -> list[Side]:
-        """The two teams, by the cards each banked (a match without KHOTI is a draw by the rules, but
-        its cards still tell the stronger team)."""
+        """The two teams, by the cards each banked so far (at a finished match without KHOTI, a draw,
+        `outcome` stands them equal)."""
         return [Side(seats, len(state["banked"][team])) for team, seats in enumerate(TEAMS)]
 
     def figures(self, state: State) -> list[dict[str, Any]]:
@@ -196,6 +198,21 @@ class TrumpCard(Game):
                 }
             )
         return figures
+
+    @staticmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        summed = totals(figures)
+        trumps = Counter(each["trump"] for each in figures if each["trump"])
+        average = summed["collected"] / summed["collections"] if summed["collections"] else 0
+        return [
+            ("Average collection", f"{average:.1f} cards" if summed["collections"] else "none yet"),
+            (
+                "Favourite trump suit",
+                SUIT_NAMES[trumps.most_common(1)[0][0]].title() if trumps else "never chose",
+            ),
+            ("Average match", minutes(sum(durations) / len(durations))),
+            ("KHOTI", str(summed["khoti"])),
+        ]
 
     # View
 

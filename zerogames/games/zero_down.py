@@ -1,4 +1,4 @@
-"""Zero Down: swap with the pool to collect five of a colour and five of a number (rules/zero-down.md)."""
+"""Zero Down: swap with the pool for five of a colour and five of a number (docs/rules/zero_down.md)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from .base import (
     winners,
 )
 from .cards import deal, shuffle
+from .figures import totals
 
 COLOURS = ("red", "yellow", "green", "blue", "violet", "grey", "black")
 NUMBERS = tuple(range(1, 9))
@@ -145,6 +146,12 @@ class ZeroDown(Game):
             }
             for seat in range(state["players"])
         ]
+
+    @staticmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        summed = totals(figures)
+        average = summed["points"] / summed["rounds"] if summed["rounds"] else 0
+        return [("ZERO declarations", str(summed["zeros"])), ("Average round score", f"{average:.1f}")]
 
     # View
 
