@@ -76,11 +76,6 @@ class TrumpCard(Game):
     )
     action_fields: ClassVar[ActionFields] = {"trump": ("suit",), "play": ("card",)}
 
-    def __init__(self) -> None:
-        # The cards the last list offered, with the state it was made for: `apply` checks a play
-        # against the list the table was just handed, without sorting out the hand again.
-        self.last_playable: tuple[State | None, Sequence[str]] = (None, ())
-
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         return {**options, "chooser": next_chooser(state)}
 
@@ -119,19 +114,14 @@ class TrumpCard(Game):
             return []
         if state["phase"] == "trump":
             return list(TRUMPS)
-        cards = playable_cards(state, seat)
-        self.last_playable = (state, cards)
-        return list(map(PLAYS.__getitem__, cards))
+        return list(map(PLAYS.__getitem__, playable_cards(state, seat)))
 
     def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
         if seat != state["turn"]:
             return None
         if state["phase"] == "trump":
             return one_of(action, "trump", "suit", NAMEABLE, TRUMP_BY_SUIT)
-        listed_for, cards = self.last_playable
-        if listed_for is not state:
-            cards = playable_cards(state, seat)
-        return one_of(action, "play", "card", cards, PLAYS)
+        return one_of(action, "play", "card", playable_cards(state, seat), PLAYS)
 
     def perform(self, state: State, seat: int, action: Action, now: float) -> State:
         if action["type"] == "trump":
