@@ -1,5 +1,5 @@
-"""Every game is defined once: its engine, its bot, its table, its templates and styles, and nothing
-else of the site names it."""
+"""Every game is defined once: its engine, its bot, its table, its templates and styles, its rules in
+docs/, and nothing else of the site names it."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def test_every_game_has_an_engine_a_bot_a_table_templates_and_styles(game_id):
     assert (ROOT / "static" / table.stylesheet).is_file()
     script = ROOT / "static" / "js" / "games" / f"{game_id}.js"
     assert script.is_file() == table.script and (table.script_file is None) != table.script
+    assert (ROOT / "docs" / "rules" / f"{game_id}.md").is_file()
 
 
 def site_files():

@@ -1,29 +1,8 @@
-"""What the records make of a game: each player's place, and each game's own statistics."""
+"""What the records make of a game: each game's own statistics."""
 
 from __future__ import annotations
 
-import pytest
-
-from zerogames.games import GAMES
-from zerogames.records import places, statistics
-
-
-@pytest.mark.parametrize(
-    ("game", "scores", "winners", "expected"),
-    [
-        ("zero_game", [30, 20, 20, 10], [0], [1, 2, 2, 3]),
-        ("zero_game", [30, 30, 10], [0, 1], [1, 1, 2]),
-        # Penalty points: the lowest is first.
-        ("zero_down", [12, 40, 7], [2], [2, 3, 1]),
-        ("cabo", [101, 50, 50], [1, 2], [2, 1, 1]),
-        # A KHOTI: the sweeping team first, the other second.
-        ("trump_card", [52, 0, 52, 0], [0, 2], [1, 2, 1, 2]),
-        # A draw has no winner, and no places.
-        ("trump_card", [40, 8, 40, 8], [], [None] * 4),
-    ],
-)
-def test_places_count_from_the_winners_through_each_better_score(game, scores, winners, expected):
-    assert places(GAMES[game], scores, winners) == expected
+from zerogames.records import statistics
 
 
 def lines_of(plays):

@@ -1,5 +1,5 @@
 """The turn clock's settings: how long a seat may take over a move, when it counts as away, and when a
-table gives up on its players (PLATFORM.md, Turn timer).
+table gives up on its players.
 
 The clock is a room option beside the game's own (`options["clock"]`): it never reaches the engine.
 """

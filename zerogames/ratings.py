@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from zerogames.games.base import Side
+from zerogames.games.base import Side, ranks
 
 MODEL = PlackettLuce()
 # A rating stays provisional (shown with "?", kept off the leaderboards) while its uncertainty is above
@@ -64,15 +64,14 @@ def is_rated(ranked: bool, players: Sequence[str | None]) -> bool:
 
 
 def places(sides: Sequence[Side], away: Collection[int] = ()) -> list[int]:
-    """Each side's place, 1 the best, by its standing; equal standings share a place (and the next
-    place skips as many: 1, 1, 3). A side with a seat away at the game's end places below every side
-    that was there (and among such sides, by standing too)."""
-    keys = [(not set(side.seats) & set(away), side.standing) for side in sides]
-    return [1 + sum(other > key for other in keys) for key in keys]
+    """Each side's place by its standing, as the game's `Outcome` places its seats (`ranks`). A side
+    with a seat away at the game's end places below every side that was there (and among such sides,
+    by standing too)."""
+    return ranks([(not set(side.seats) & set(away), side.standing) for side in sides])
 
 
 def lines(sides: Sequence[Side], players: Sequence[str], away: Collection[int] = ()) -> list[Line]:
-    """Each seat's line, in seat order, from the game's sides (`Game.rating_sides`) and who sat where."""
+    """Each seat's line, in seat order, from the game's sides (`Outcome.sides`) and who sat where."""
     placed = places(sides, away)
     side_of = {seat: index for index, side in enumerate(sides) for seat in side.seats}
     return [Line(seat, players[seat], side_of[seat], placed[side_of[seat]]) for seat in sorted(side_of)]

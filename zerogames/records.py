@@ -6,11 +6,11 @@ Pure: no Flask and no clock. The engines are deterministic, so a replay is the l
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from zerogames.games import GAMES, Game
+from zerogames.games.base import Outcome
 from zerogames.store import GameEnd, Place, Record
 
 
@@ -22,35 +22,27 @@ class Seated:
     bot: str | None
 
 
-def places(rules: Game, scores: list[int], winners: list[int]) -> list[int | None]:
-    """Each seat's place: 1 for the winners, then one place per better score (equal scores share a
-    place); None for everyone in a game with no winner (a draw)."""
-    if not winners:
-        return [None] * len(scores)
-    better = sorted(set(scores), reverse=not rules.lowest_wins)
-    return [1 if seat in winners else 1 + better.index(score) for seat, score in enumerate(scores)]
+def game_end(rules: Game, state: dict[str, Any], seats: list[Seated], how: str) -> GameEnd:
+    """How the game in `state` ended, "finished" or "abandoned" where it stands (see `ended`)."""
+    return ended(rules.outcome(state, abandoned=how == "abandoned"), seats)
 
 
-def game_end(rules: Game, state: dict[str, Any], seats: list[Seated], outcome: str) -> GameEnd:
-    """How the game in `state` ended (finished, or abandoned where it stands), with each player's line
-    of history: their place, score and the game's own figures. Bots keep no history."""
-    result = rules.result(state) if outcome == "finished" else None
-    scores = rules.scores(state)
-    placed = places(rules, scores, result["winners"]) if result else [None] * len(scores)
-    figures = rules.figures(state)
+def ended(outcome: Outcome, seats: list[Seated]) -> GameEnd:
+    """The game's end as the store keeps it, with each player's line of history: their place, score
+    and the game's own figures. Bots keep no history."""
     lines = [
         Place(
             seat,
             who.uid,
-            placed[seat],
-            scores[seat],
-            result is not None and seat in result["winners"],
-            figures[seat],
+            outcome.places[seat],
+            outcome.scores[seat],
+            seat in outcome.winners,
+            outcome.figures[seat],
         )
         for seat, who in enumerate(seats)
         if who.uid is not None and who.bot is None
     ]
-    return GameEnd(outcome, result, lines)
+    return GameEnd(outcome.how, outcome.result, lines)
 
 
 # Replays
@@ -133,28 +125,8 @@ class Statistics:
         return self.wins / self.games if self.games else 0.0
 
 
-def share(part: int, whole: int) -> str:
-    return f"{part} of {whole} ({part / whole:.0%})" if whole else "none yet"
-
-
-def minutes(seconds: float) -> str:
-    return f"{seconds / 60:.0f} min" if seconds >= 60 else f"{seconds:.0f} s"
-
-
-def totals(figures: list[dict[str, Any]]) -> Counter[str]:
-    """The numbers of every game's figures added up (true counts as 1)."""
-    summed: Counter[str] = Counter()
-    for each in figures:
-        summed.update({key: int(value) for key, value in each.items() if isinstance(value, int | bool)})
-    return summed
-
-
 def statistics(plays: list[tuple[str, bool, int, float, dict[str, Any]]]) -> list[Statistics]:
     """A player's statistics per game, from each finished game: (game, won, score, seconds, figures)."""
-    # Each game's own lines are its table definition's; read here, not at import: the rooms import
-    # this module, and the web package the rooms.
-    from zerogames.web.tables import TABLES
-
     by_game: dict[str, list[tuple[bool, int, float, dict[str, Any]]]] = {}
     for game, *rest in plays:
         by_game.setdefault(game, []).append(tuple(rest))
@@ -165,7 +137,7 @@ def statistics(plays: list[tuple[str, bool, int, float, dict[str, Any]]]) -> lis
             continue
         wins = sum(won for won, *_ in games)
         average = sum(score for _, score, _, _ in games) / len(games)
-        lines = TABLES[game].figure_lines(
+        lines = rules.figure_lines(
             [figures for *_, figures in games], [seconds for _, _, seconds, _ in games]
         )
         found.append(Statistics(game, rules.title, len(games), wins, average, lines))

@@ -1,4 +1,4 @@
-"""Cabo, one test per line of rules/cabo.md, on stacked decks; then random playouts."""
+"""Cabo, one test per line of docs/rules/cabo.md, on stacked decks; then random playouts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trump Card, one test per line of rules/trump-card.md, on stacked decks; then random playouts."""
+"""Trump Card, one test per line of docs/rules/trump_card.md, on stacked decks; then random playouts."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from tests.games.playouts import random_playout, seeds_and_players, strings_in
 from tests.games.stacking import deck_dealing
+from zerogames import ratings
 from zerogames.games import GAMES, IllegalAction
 from zerogames.games.cards import STANDARD_DECK, sort_hand
 
@@ -358,6 +359,9 @@ def test_a_52_0_sweep_is_khoti_for_the_team():
     figures = RULES.figures(state)
     assert figures[0] == {"trump": "H", "collections": 11, "collected": 52, "khoti": True}
     assert [seat["khoti"] for seat in figures] == [True, False, True, False]
+    outcome = RULES.outcome(state)
+    assert (outcome.how, outcome.winners, outcome.places) == ("finished", (0, 2), (1, 2, 1, 2))
+    assert [side.standing for side in outcome.sides] == [52, 0] and outcome.result == result
 
 
 def test_both_teams_banking_is_a_draw():
@@ -377,6 +381,27 @@ def test_both_teams_banking_is_a_draw():
     result = RULES.result(state)
     assert result["banked"] == [44, 8] and result["scores"] == [44, 8, 44, 8]
     assert result["outcome"] == "draw" and result["winners"] == [] and result["team"] is None
+    # A draw has no winners and ranks neither team above the other, however many cards each banked.
+    outcome = RULES.outcome(state)
+    assert outcome.winners == () and outcome.places == (None,) * 4
+    assert [(side.seats, side.standing) for side in outcome.sides] == [((0, 2), 0), ((1, 3), 0)]
+    assert ratings.places(outcome.sides) == [1, 1]
+
+
+def test_a_match_abandoned_midway_ranks_the_teams_by_the_cards_banked_so_far():
+    state = trump(game(SWEEP), "H")
+    for card in ("AH", "KH", "QH"):
+        state = play_round(state, card, None, None, None)
+    with pytest.raises(ValueError):
+        RULES.outcome(state)
+    outcome = RULES.outcome(state, abandoned=True)
+    assert (outcome.how, outcome.result, outcome.winners, outcome.places) == (
+        "abandoned",
+        None,
+        (),
+        (None,) * 4,
+    )
+    assert [side.standing for side in outcome.sides] == [12, 0] and ratings.places(outcome.sides) == [1, 2]
 
 
 def test_cards_left_in_the_pile_after_round_13_make_a_draw():

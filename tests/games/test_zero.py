@@ -1,4 +1,4 @@
-"""Zero, one test per line of rules/zero.md, on stacked decks and arranged tables; then random playouts."""
+"""Zero, one test per line of docs/rules/zero.md, on stacked decks and arranged tables; then playouts."""
 
 from __future__ import annotations
 

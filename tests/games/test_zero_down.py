@@ -1,4 +1,4 @@
-"""Zero Down, one test per line of rules/zero-down.md, on stacked decks; then random playouts."""
+"""Zero Down, one test per line of docs/rules/zero_down.md, on stacked decks; then random playouts."""
 
 from __future__ import annotations
 

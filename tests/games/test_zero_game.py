@@ -1,4 +1,4 @@
-"""Zero Game, one test per line of rules/zero-game.md, on stacked decks; then random playouts."""
+"""Zero Game, one test per line of docs/rules/zero_game.md, on stacked decks; then random playouts."""
 
 from __future__ import annotations
 

@@ -230,7 +230,7 @@ def test_the_leaderboard_page_lists_the_settled_and_marks_the_viewer(app, regist
     stranger = words(player("Guest").get("/leaderboard/zero_game").text)
     assert "You have no Zero Game rating yet" in stranger
     trump = words(player("Guest").get("/leaderboard/trump_card").text)
-    assert "rated as two teams of two, by the cards each team banked" in trump
+    assert "rated as two teams of two: a KHOTI team finishes first, and a draw ranks" in trump
     assert "No settled rating yet." in trump
     assert player("Guest").get("/leaderboard/zero_game?page=2").status_code == 404
     assert player("Guest").get("/leaderboard/chess").status_code == 404

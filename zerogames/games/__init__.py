@@ -1,6 +1,6 @@
-"""The rules engines, one per game, behind one contract (see DESIGN.md)."""
+"""The rules engines, one per game, behind one contract (docs/engine.md)."""
 
-from .base import Game, IllegalAction
+from .base import Game, IllegalAction, Outcome
 from .cabo import RULES as CABO
 from .trump_card import RULES as TRUMP_CARD
 from .zero import RULES as ZERO
@@ -9,4 +9,4 @@ from .zero_game import RULES as ZERO_GAME
 
 GAMES: dict[str, Game] = {rules.id: rules for rules in (ZERO_GAME, ZERO, ZERO_DOWN, TRUMP_CARD, CABO)}
 
-__all__ = ["GAMES", "Game", "IllegalAction"]
+__all__ = ["GAMES", "Game", "IllegalAction", "Outcome"]

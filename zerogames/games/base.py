@@ -1,4 +1,5 @@
-"""What every game's rules share: the refusal type, the state's shape, dump and load.
+"""What every game's rules share: the engine contract (`Game`), the refusal type, the state's shape,
+dump and load, and a game's end as one value (`Outcome`). docs/engine.md states the contract whole.
 
 A state is a plain dict whose values never change once made (numbers, strings, None, tuples, and
 dicts that are only ever replaced, never edited). `apply` copies the dict and replaces what the
@@ -8,8 +9,10 @@ action changes, so the state it was given is left as it was, cheaply.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -119,6 +122,30 @@ class Side(NamedTuple):
     standing: int
 
 
+def ranks(keys: Sequence[Any]) -> list[int]:
+    """Each key's place, 1 for the highest; equal keys share a place and the next skips as many (1, 1, 3)."""
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended, the one value the records, the ratings and the pages read of it."""
+
+    how: Literal["finished", "abandoned"]  # abandoned: stopped where it stood, with no result
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]  # none in a draw or an abandoned game
+    # Each seat's standing, 1 the best (`ranks`); None for every seat where nobody won.
+    places: tuple[int | None, ...]
+    # What a rating ranks: in a draw every side stands equal, as a draw ranks nobody above anybody.
+    sides: tuple[Side, ...]
+    figures: tuple[dict[str, Any], ...]
+    result: dict[str, Any] | None  # the engine's `result`, None for an abandoned game
+
+    @property
+    def finished(self) -> bool:
+        return self.how == "finished"
+
+
 def plain(value: Any) -> bool:
     """A value an action's field may hold: a string, a whole number, a truth value or nothing."""
     return value is None or type(value) in (str, int, bool)
@@ -152,13 +179,14 @@ def listed(legal: list[Action], wanted: Any) -> Action | None:
     return found
 
 
-class Game:
-    """The engine contract's shared half; each game supplies set-up, actions, views and scores.
+class Game(ABC):
+    """The engine contract (docs/engine.md): one instance per game, holding nothing between calls, so
+    that every room and bot thread may share it. A state is made by `new_game` and only ever replaced.
 
-    Besides the contract (DESIGN.md), a game declares what the site asks of it, so that nothing outside
-    the game's own modules names it: `moves_at_once`, `host_only`, `rematch_options`, how a
-    rating ranks its players (`lowest_wins`, `rating_sides`, `rating_rule`), `action_fields` (what
-    a posted move may hold, checked by `check_action`), and `round_key` (replays and charts).
+    Besides the contract, a game declares what the site asks of it, so that nothing outside the game's
+    own modules names it: `moves_at_once`, `host_only`, `rematch_options`, how a rating ranks its
+    players (`lowest_wins`, `rating_sides`, `rating_rule`), `action_fields` (what a posted move may
+    hold, checked by `check_action`), `round_key` (replays and charts) and `figure_lines` (statistics).
     """
 
     id: str
@@ -178,6 +206,47 @@ class Game:
     # The view's key that counts the game's rounds (in Zero, its tricks): replays jump from round to
     # round, and charts plot the scores at the end of each.
     round_key = "round"
+
+    @abstractmethod
+    def new_game(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+        """A new game's state, dealt: the same (players, seed, options) always give the same state, all
+        randomness drawn from a generator seeded from `seed`. `options["decks"]` stacks the successive
+        shuffles (docs/engine.md). A bad player count, option or deck raises ValueError."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator), JSON-safe: a face-up card as its code, a face-down
+        one as None; always `seat` and `hand` (a spectator's is empty), and the seat's `legal` actions."""
+
+    @abstractmethod
+    def result(self, state: State) -> dict[str, Any] | None:
+        """None until the game is over; then at least {"scores": [...], "winners": [...]} (a draw has no
+        winners), and whatever else the game's result screen shows."""
+
+    def outcome(self, state: State, abandoned: bool = False) -> Outcome:
+        """The game's end as one value: finished (the game must be over) or abandoned where it stands."""
+        result = None if abandoned else self.result(state)
+        if result is None and not abandoned:
+            raise ValueError("a game ends unfinished only when it is abandoned")
+        scores = tuple(self.scores(state))
+        winners = tuple(result["winners"]) if result else ()
+        sides = tuple(self.rating_sides(state))
+        if result is not None and not winners:
+            sides = tuple(Side(side.seats, 0) for side in sides)
+        placed: list[int | None] = [None] * len(scores)
+        if winners:
+            for side, place in zip(sides, ranks([side.standing for side in sides]), strict=True):
+                for seat in side.seats:
+                    placed[seat] = place
+        return Outcome(
+            "abandoned" if abandoned else "finished",
+            scores,
+            winners,
+            tuple(placed),
+            sides,
+            tuple(self.figures(state)),
+            result,
+        )
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         """The options of the next game at the same table, after the finished game `state` was played
@@ -204,9 +273,10 @@ class Game:
     # the list and the check cannot disagree; a game writes the list (`legal_actions`), the effects
     # (`perform`) and, for an action it refuses, the reason (`refusal`).
 
+    @abstractmethod
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        """Every action `seat` may take now; [] when it may not act (a spectator, a finished game)."""
-        raise NotImplementedError
+        """Every action `seat` may take now, each a JSON-safe dict with a `type`; [] when it may not act
+        (a spectator, a finished game)."""
 
     def apply(self, state: State, seat: int, action: Action, now: float = 0.0) -> State:
         """The state after `seat` does `action`, if `legal_actions` lists it; else IllegalAction with
@@ -241,27 +311,30 @@ class Game:
         move (its own slot by number alone, a pair in either order); most take only the listed one."""
         return action
 
+    @abstractmethod
     def refusal(self, state: State, seat: int, action: Action, now: float) -> str | None:
         """Why an action the list leaves out is refused, in the player's words (None: no better reason
         than that it is not allowed now). Asked only once the action is known to be refused."""
-        raise NotImplementedError
 
+    @abstractmethod
     def perform(self, state: State, seat: int, action: Action, now: float) -> State:
-        """The state after a listed action."""
-        raise NotImplementedError
+        """The state after a listed action: a round's last action also scores it and deals the next."""
 
     def dump(self, state: State) -> dict[str, Any]:
+        """The state as JSON-safe data; `load` gives it back, equal, and so does a dump of that."""
         return thaw(state)
 
     def load(self, data: dict[str, Any]) -> State:
+        """The state `dump` made `data` from."""
         return freeze(data)
 
     def scores(self, state: State) -> list[int]:
-        """Cumulative scores by seat, as most games keep them in `state["scores"]`."""
+        """Each seat's score so far, in the game's own figures (points; penalty points where the lowest
+        wins; Trump Card's cards banked by the seat's team), as most games keep them in `state["scores"]`."""
         return list(state["scores"])
 
     def next_change(self, state: State, now: float) -> float | None:
-        """Only games with timed sightings change a view without an action."""
+        """When a view next changes with no action (Cabo's sightings running out); None: never."""
         return None
 
     def rating_sides(self, state: State) -> list[Side]:
@@ -290,6 +363,12 @@ class Game:
         for a replay with all cards open (never for a game in progress)."""
         return {**self.view(state, None, now), "hands": [list(hand) for hand in state["hands"]], "open": True}
 
+    @abstractmethod
     def figures(self, state: State) -> list[dict[str, Any]]:
         """Each seat's game-specific figures so far, JSON-safe, for the players' statistics."""
-        raise NotImplementedError
+
+    @staticmethod
+    @abstractmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        """A player's own lines of statistics at this game, (label, figure), from the `figures` of every
+        game they finished there and how many seconds each took."""

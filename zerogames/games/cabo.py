@@ -1,4 +1,4 @@
-"""Cabo: four hidden cards, powers, snapping, calling Cabo; lowest hand wins the round (rules/cabo.md).
+"""Cabo: four hidden cards, powers, snapping, calling Cabo; lowest hand wins the round (docs/rules/cabo.md).
 
 A game uses one standard deck, so a card's code names that very card: a sighting is kept by card, not
 by slot, and so follows its card through every swap. Sightings live in the state as (viewer, card,
@@ -30,6 +30,7 @@ from .base import (
 )
 from .base import listed as listed_action
 from .cards import STANDARD_DECK, deal, shuffle
+from .figures import share, totals
 
 OPTIONS = {"memory", "sighting_seconds", "dealer", "decks"}
 SLOTS = 4
@@ -223,6 +224,14 @@ class Cabo(Game):
                 ),
             }
             for seat in range(state["players"])
+        ]
+
+    @staticmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        summed = totals(figures)
+        return [
+            ("Cabo calls", str(summed["calls"])),
+            ("Calls won", share(summed["calls_won"], summed["calls"])),
         ]
 
     def open_view(self, state: State, now: float = 0.0) -> dict[str, Any]:

@@ -1,8 +1,9 @@
-"""Trump Card: two teams bank a shared pile from the Senior seat; only 52-0 wins (rules/trump-card.md)."""
+"""Trump Card: two teams bank one pile from the Senior seat; only 52-0 wins (docs/rules/trump_card.md)."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from .base import (
     thaw,
 )
 from .cards import STANDARD_DECK, SUIT_NAMES, SUITS, deal, following_suit, shuffle, sort_hand, trick_winner
+from .figures import minutes, totals
 
 OPTIONS = {"chooser", "decks"}
 PLAYERS = 4
@@ -69,15 +71,10 @@ class TrumpCard(Game):
     min_players = PLAYERS
     max_players = PLAYERS
     rating_rule = (
-        "Trump Card is rated as two teams of two, by the cards each team banked: the team that banked"
-        " more finishes first, KHOTI or not, and equal counts share the place."
+        "Trump Card is rated as two teams of two: a KHOTI team finishes first, and a draw ranks the two"
+        " teams equal; a match abandoned before its end ranks them by the cards each had banked."
     )
     action_fields: ClassVar[ActionFields] = {"trump": ("suit",), "play": ("card",)}
-
-    def __init__(self) -> None:
-        # The cards the last list offered, with the state it was made for: `apply` checks a play
-        # against the list the table was just handed, without sorting out the hand again.
-        self.last_playable: tuple[State | None, Sequence[str]] = (None, ())
 
     def rematch_options(self, state: State, options: dict[str, Any]) -> dict[str, Any]:
         return {**options, "chooser": next_chooser(state)}
@@ -117,19 +114,14 @@ class TrumpCard(Game):
             return []
         if state["phase"] == "trump":
             return list(TRUMPS)
-        cards = playable_cards(state, seat)
-        self.last_playable = (state, cards)
-        return list(map(PLAYS.__getitem__, cards))
+        return list(map(PLAYS.__getitem__, playable_cards(state, seat)))
 
     def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
         if seat != state["turn"]:
             return None
         if state["phase"] == "trump":
             return one_of(action, "trump", "suit", NAMEABLE, TRUMP_BY_SUIT)
-        listed_for, cards = self.last_playable
-        if listed_for is not state:
-            cards = playable_cards(state, seat)
-        return one_of(action, "play", "card", cards, PLAYS)
+        return one_of(action, "play", "card", playable_cards(state, seat), PLAYS)
 
     def perform(self, state: State, seat: int, action: Action, now: float) -> State:
         if action["type"] == "trump":
@@ -173,8 +165,8 @@ class TrumpCard(Game):
         }
 
     def rating_sides(self, state: State) -> list[Side]:
-        """The two teams, by the cards each banked (a match without KHOTI is a draw by the rules, but
-        its cards still tell the stronger team)."""
+        """The two teams, by the cards each banked so far (at a finished match without KHOTI, a draw,
+        `outcome` stands them equal)."""
         return [Side(seats, len(state["banked"][team])) for team, seats in enumerate(TEAMS)]
 
     def figures(self, state: State) -> list[dict[str, Any]]:
@@ -196,6 +188,21 @@ class TrumpCard(Game):
                 }
             )
         return figures
+
+    @staticmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        summed = totals(figures)
+        trumps = Counter(each["trump"] for each in figures if each["trump"])
+        average = summed["collected"] / summed["collections"] if summed["collections"] else 0
+        return [
+            ("Average collection", f"{average:.1f} cards" if summed["collections"] else "none yet"),
+            (
+                "Favourite trump suit",
+                SUIT_NAMES[trumps.most_common(1)[0][0]].title() if trumps else "never chose",
+            ),
+            ("Average match", minutes(sum(durations) / len(durations))),
+            ("KHOTI", str(summed["khoti"])),
+        ]
 
     # View
 

@@ -1,4 +1,4 @@
-"""Zero: everyone plays a card face down at once, then everyone guesses the sum (rules/zero.md)."""
+"""Zero: everyone plays a card face down at once, then everyone guesses the sum (docs/rules/zero.md)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .base import (
     winners,
 )
 from .cards import deal, shuffle
+from .figures import totals
 
 OPTIONS = {"first_guesser", "decks"}
 
@@ -172,6 +173,11 @@ class Zero(Game):
     def figures(self, state: State) -> list[dict[str, Any]]:
         """Safe cards laid, by seat (each one is a point)."""
         return [{"safe_cards": score} for score in self.scores(state)]
+
+    @staticmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        summed = totals(figures)
+        return [("Safe cards", f"{summed['safe_cards']} ({summed['safe_cards'] / len(figures):.1f} a game)")]
 
     def open_view(self, state: State, now: float = 0.0) -> dict[str, Any]:
         """Every hand face up, and this trick's cards played face down (`played`, None for no card yet)."""

@@ -1,4 +1,4 @@
-"""Zero Down: swap with the pool to collect five of a colour and five of a number (rules/zero-down.md)."""
+"""Zero Down: swap with the pool for five of a colour and five of a number (docs/rules/zero_down.md)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from .base import (
     winners,
 )
 from .cards import deal, shuffle
+from .figures import totals
 
 COLOURS = ("red", "yellow", "green", "blue", "violet", "grey", "black")
 NUMBERS = tuple(range(1, 9))
@@ -87,7 +88,7 @@ class ZeroDown(Game):
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
         if seat != state["turn"] or seat is None:  # the turn is None once the game is over
             return []
-        return list(moves(state["hands"][seat], state["pool"]))
+        return moves(state["hands"][seat], state["pool"])
 
     def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
         if seat != state["turn"] or type(action) not in ACTION_TYPES:
@@ -146,6 +147,12 @@ class ZeroDown(Game):
             for seat in range(state["players"])
         ]
 
+    @staticmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        summed = totals(figures)
+        average = summed["points"] / summed["rounds"] if summed["rounds"] else 0
+        return [("ZERO declarations", str(summed["zeros"])), ("Average round score", f"{average:.1f}")]
+
     # View
 
     def view(self, state: State, seat: int | None, now: float = 0.0) -> dict[str, Any]:
@@ -175,20 +182,11 @@ class ZeroDown(Game):
         }
 
 
-# The last list of moves, by the hand and the pool it was made from (immutable: the same objects, the same
-# cards): `apply` checks a move against the list the table was just handed, without making it again.
-_moves: tuple[Any, Any, list[Action]] = (None, None, [])
-
-
 def moves(hand: tuple[str, ...], pool: tuple[str, ...]) -> list[Action]:
-    """Every swap of a hand card for a pool card, and the knock (shared: copy before changing it)."""
-    global _moves
-    known_hand, known_pool, made = _moves
-    if known_hand is not hand or known_pool is not pool:
-        # Every pool card is a different card from the one put down, so any pair is a swap.
-        made = [row[take] for row in map(SWAPS.__getitem__, hand) for take in pool]
-        made.append(KNOCK)
-        _moves = (hand, pool, made)
+    """Every swap of a hand card for a pool card, and the knock."""
+    # Every pool card is a different card from the one put down, so any pair is a swap.
+    made = [row[take] for row in map(SWAPS.__getitem__, hand) for take in pool]
+    made.append(KNOCK)
     return made
 
 

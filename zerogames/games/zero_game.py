@@ -1,4 +1,4 @@
-"""Zero Game: trick-taking with bids and the dealer's hook rule (rules/zero-game.md)."""
+"""Zero Game: trick-taking with bids and the dealer's hook rule (docs/rules/zero_game.md)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .base import (
     winners,
 )
 from .cards import STANDARD_DECK, SUIT_NAMES, deal, following_suit, shuffle, sort_hand, trick_winner
+from .figures import share, totals
 
 OPTIONS = {"schedule", "dealer", "decks"}
 # Every action there can be, made once: legal_actions hands these out rather than building new ones.
@@ -107,6 +108,11 @@ class ZeroGame(Game):
             }
             for seat in range(state["players"])
         ]
+
+    @staticmethod
+    def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
+        summed = totals(figures)
+        return [("Bids made exactly", share(summed["bids_made"], summed["rounds"]))]
 
     # View
 

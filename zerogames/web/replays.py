@@ -12,8 +12,9 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 
+from zerogames.games.figures import minutes
 from zerogames.offload import off_the_loop
-from zerogames.records import Replay, minutes
+from zerogames.records import Replay
 from zerogames.store import parse_game_id
 
 from . import identity, render, tables

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -22,9 +21,6 @@ from typing import Any
 from zerogames import clock
 from zerogames.games import GAMES, Game
 from zerogames.rooms import Refused
-
-# A game's statistics lines, (label, figure), from its figures and durations (Table.figure_lines).
-FigureLines = Callable[[list[dict[str, Any]], list[float]], list[tuple[str, str]]]
 
 # Whom a region looks the same to (Region.seen_alike): EVERYONE's is alike for every viewer; WAITING's
 # for all but the player whose turn it is (who sees "Your turn" and their controls).
@@ -77,9 +73,6 @@ class Table:
 
     game_id: str
     regions: tuple[Region, ...]
-    # The game's own lines on a player's statistics page, from the engine's `figures` of every game
-    # they finished and how long each took (see zerogames/records.py).
-    figure_lines: FigureLines
     options: tuple[Choice, ...] = ()
     script: bool = False
     # Where its templates, styles and script are, from the game's id.

@@ -1,21 +1,10 @@
 """Cabo's table."""
 
-from typing import Any
-
-from zerogames.records import share, totals
-
 from . import EVERYONE, Choice, Region, Table
-
-
-def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    return [("Cabo calls", str(summed["calls"])), ("Calls won", share(summed["calls_won"], summed["calls"]))]
-
 
 # Cabo's table draws every seat's slots with the controls of the moment: it changes with almost any action.
 TABLE = Table(
     "cabo",
-    figure_lines=figure_lines,
     regions=(
         Region(
             "status",

@@ -1,32 +1,9 @@
 """Trump Card's table."""
 
-from collections import Counter
-from typing import Any
-
-from zerogames.games.cards import SUIT_NAMES
-from zerogames.records import minutes, totals
-
 from . import EVERYONE, WAITING, Choice, Region, Table
-
-
-def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    trumps = Counter(each["trump"] for each in figures if each["trump"])
-    average = summed["collected"] / summed["collections"] if summed["collections"] else 0
-    return [
-        ("Average collection", f"{average:.1f} cards" if summed["collections"] else "none yet"),
-        (
-            "Favourite trump suit",
-            SUIT_NAMES[trumps.most_common(1)[0][0]].title() if trumps else "never chose",
-        ),
-        ("Average match", minutes(sum(durations) / len(durations))),
-        ("KHOTI", str(summed["khoti"])),
-    ]
-
 
 TABLE = Table(
     "trump_card",
-    figure_lines=figure_lines,
     regions=(
         Region(
             "status",

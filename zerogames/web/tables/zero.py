@@ -1,20 +1,9 @@
 """Zero's table."""
 
-from typing import Any
-
-from zerogames.records import totals
-
 from . import Region, Table
-
-
-def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    return [("Safe cards", f"{summed['safe_cards']} ({summed['safe_cards'] / len(figures):.1f} a game)")]
-
 
 TABLE = Table(
     "zero",
-    figure_lines=figure_lines,
     regions=(
         Region(
             "status",

@@ -1,22 +1,10 @@
 """Zero Down's table."""
 
-from typing import Any
-
-from zerogames.records import totals
-
 from . import EVERYONE, Choice, Region, Table
-
-
-def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    average = summed["points"] / summed["rounds"] if summed["rounds"] else 0
-    return [("ZERO declarations", str(summed["zeros"])), ("Average round score", f"{average:.1f}")]
-
 
 # Zero Down: the pool and the recent moves change with every swap, your cards only on your own.
 TABLE = Table(
     "zero_down",
-    figure_lines=figure_lines,
     regions=(
         Region(
             "status",

@@ -1,20 +1,9 @@
 """Zero Game's table."""
 
-from typing import Any
-
-from zerogames.records import share, totals
-
 from . import EVERYONE, WAITING, Region, SeatLines, Table
-
-
-def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[tuple[str, str]]:
-    summed = totals(figures)
-    return [("Bids made exactly", share(summed["bids_made"], summed["rounds"]))]
-
 
 TABLE = Table(
     "zero_game",
-    figure_lines=figure_lines,
     regions=(
         Region(
             "status",
