@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerogames.games import GAMES, Game
+from zerogames.games import GAMES
 from zerogames.games.base import Outcome
 from zerogames.store import GameEnd, Place, Record
 
@@ -20,11 +20,6 @@ class Seated:
 
     uid: str | None
     bot: str | None
-
-
-def game_end(rules: Game, state: dict[str, Any], seats: list[Seated], how: str) -> GameEnd:
-    """How the game in `state` ended, "finished" or "abandoned" where it stands (see `ended`)."""
-    return ended(rules.outcome(state, abandoned=how == "abandoned"), seats)
 
 
 def ended(outcome: Outcome, seats: list[Seated]) -> GameEnd:

@@ -168,7 +168,7 @@ def test_a_player_marked_away_at_the_end_finishes_last(registry):
     # Bea timed out that many times in a row: away
     room.facts = replace(room.facts, timeouts={1: clock.AWAY_AFTER})
     assert room.away() == {1}
-    rated = ranked.rated_lines(room.facts, {"scores": (2, 9, 5)})
+    rated = ranked.rated_lines(room.facts, room.rules.rating_sides({"scores": (2, 9, 5)}))
     assert [(line.player, line.place) for line in rated] == [("ann", 2), ("bea", 3), ("cal", 1)]
 
 
@@ -185,7 +185,8 @@ def test_a_table_with_a_bot_is_not_rated(registry):
     with pytest.raises(Refused, match="Remove the bots first"):
         registry.set_ranked(room, "ann", True)
     # Even were it marked ranked, a bot's seat has no player to rate.
-    assert ranked.rated_lines(replace(room.facts, ranked=True), {"scores": (3, 2, 1)}) == []
+    sides = room.rules.rating_sides({"scores": (3, 2, 1)})
+    assert ranked.rated_lines(replace(room.facts, ranked=True), sides) == []
 
 
 def test_a_ranked_table_seats_signed_up_players_only_and_no_bots(registry):

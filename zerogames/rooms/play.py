@@ -8,7 +8,7 @@ from typing import Any
 
 from zerogames import bots
 from zerogames.games import IllegalAction
-from zerogames.records import game_end
+from zerogames.records import ended
 from zerogames.store import SNAPSHOT_EVERY, GameEnd
 
 from . import ranked, turn_clock
@@ -97,8 +97,9 @@ def moved(facts: Facts, seat: int, action: Any, by: str, context: Context) -> Ve
 def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
     """Every way a game ends goes through here: its players' lines of history, the lines its rating
     rates, and the room over, its ratings shown as the end leaves them."""
-    end = game_end(facts.rules, facts.state, facts.seated(), how)
-    end.rated = ranked.rated_lines(facts, facts.state)
+    outcome = facts.rules.outcome(facts.state, abandoned=how == "abandoned")
+    end = ended(outcome, facts.seated())
+    end.rated = ranked.rated_lines(facts, outcome.sides)
     over = replace(facts, status="over")
     return ranked.with_ratings(over, context.players, end.rated), end
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from zerogames import ratings
-from zerogames.games.base import State
+from zerogames.games.base import Side
 from zerogames.ratings import Line, Rating
 
 from .commands import Players
@@ -51,12 +51,11 @@ def with_ratings(facts: Facts, players: Players, rated: Sequence[Line] = ()) -> 
     return replace(facts, ratings=shown)
 
 
-def rated_lines(facts: Facts, state: State) -> list[Line]:
-    """What the end of the game in `state` rates: nothing unless the room is ranked and every seat is
-    a signed-up player's (a bot's seat has no player; a player's seat handed to a bot still does).
-    A player marked away as it ends finishes last."""
+def rated_lines(facts: Facts, sides: Sequence[Side]) -> list[Line]:
+    """What a game's end rates, its sides as its outcome ranks them: nothing unless the room is ranked
+    and every seat is a signed-up player's (a bot's seat has no player; a player's seat handed to a bot
+    still does). A player marked away as it ends finishes last."""
     seated = [seat.uid for seat in facts.seats]
     if not ratings.is_rated(facts.ranked, seated):
         return []
-    sides = facts.rules.rating_sides(state)
     return ratings.lines(sides, [uid for uid in seated if uid], facts.away())
