@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from zerogames.numbers import whole_number
+
 OPTION = "clock"
 # Seconds a move may take; 0 is off. In development mode any whole number from 1 is allowed too.
 CHOICES = (0, 30, 60, 120)
@@ -30,7 +32,7 @@ def picked(value: Any, dev: bool = False) -> int | None:
         return None
     if text == "off":
         return 0
-    seconds = int(text) if text.isdigit() else None
+    seconds = whole_number(text, 1 if dev else 0)
     if seconds is not None and (seconds in CHOICES or dev):
         return seconds
     if dev:

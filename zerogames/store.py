@@ -23,6 +23,7 @@ from typing import Any
 import sqlite_utils
 
 from zerogames import ratings
+from zerogames.numbers import whole_number
 from zerogames.ratings import Line, Rating
 
 # A snapshot every so many actions keeps a rebuild short whatever the game's length.
@@ -131,9 +132,10 @@ def game_id(code: str, game_no: int) -> str:
 
 def parse_game_id(text: str) -> tuple[str, int] | None:
     code, _, number = text.upper().partition("-")
-    if not code.isalpha() or not number.isdigit() or len(number) > 9:
+    game_no = whole_number(number, 0, 10**9 - 1)
+    if not (code.isascii() and code.isalpha()) or game_no is None:
         return None
-    return code, int(number)
+    return code, game_no
 
 
 class UsernameTaken(Exception):

@@ -12,13 +12,15 @@ from flask import Flask, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 
+from zerogames.numbers import whole_number
+
 
 def tab_identity() -> str | None:
     """The `?seat=N` of a development tab, or None."""
     if not current_app.config["DEV"]:
         return None
     tab = request.args.get("seat", "")
-    return tab if tab.isdigit() and len(tab) <= 3 else None
+    return tab if whole_number(tab, 0, 999) is not None else None
 
 
 def current_uid() -> str:
