@@ -267,6 +267,7 @@ class Store:
                 )
             self.create_rating_tables()
             self.create_record_tables()
+            self.create_session_tables()
 
     def create_rating_tables(self) -> None:
         """Ranked rooms, and ratings (zerogames.ratings): each player's at each game, and every rated
@@ -348,6 +349,14 @@ class Store:
                 pk=("code", "game_no", "seat"),
             )
             db["plays"].create_index(["player", "ended"])
+
+    def create_session_tables(self) -> None:
+        """Sign-ins: each signed-in browser's session, by the digest of the token its cookie holds (the
+        token itself is kept nowhere but in that cookie)."""
+        db = self.db
+        if "sessions" not in db.table_names():
+            db["sessions"].create({"id": str, "player": str, "created": float}, pk="id")
+            db["sessions"].create_index(["player"])
 
     # Owners of rooms (zerogames.rooms.owners): on SQLite, the rooms of a process's letters are its own.
 
@@ -806,20 +815,52 @@ class Store:
         return PlayerRow(*row) if row else None
 
     def sign_up(self, player_id: str, name: str, username: str, password_hash: str) -> None:
-        """The player (made now if they never played) becomes an account; UsernameTaken if the name
-        is someone else's, and then nothing is written."""
+        """A new account, as the new player `player_id` (never a player already known: an account is
+        never made of another, and no one is renamed); UsernameTaken if the name is someone else's, and
+        then nothing is written."""
         with self.transaction():
             taken = self.db.execute("select id from players where handle = ?", [username.lower()]).fetchone()
             if taken is not None:
                 raise UsernameTaken(username)
             self.db.execute(
-                "insert into players (id, name, created) values (?,?,?) on conflict (id) do nothing",
-                [player_id, name, time.time()],
+                "insert into players (id, name, username, handle, password, created, signed_up)"
+                " values (?,?,?,?,?,?,?)",
+                [player_id, name, username, username.lower(), password_hash, time.time(), time.time()],
             )
+
+    def change_password(self, player_id: str, password_hash: str) -> None:
+        with self.transaction():
+            self.db.execute("update players set password = ? where id = ?", [password_hash, player_id])
+
+    # Sign-in sessions
+
+    def start_session(self, digest: str, player_id: str) -> None:
+        with self.transaction():
             self.db.execute(
-                "update players set username = ?, handle = ?, password = ?, signed_up = ? where id = ?",
-                [username, username.lower(), password_hash, time.time(), player_id],
+                "insert into sessions (id, player, created) values (?,?,?)", [digest, player_id, time.time()]
             )
+
+    def session_account(self, digest: str) -> PlayerRow | None:
+        """The account a session is signed in to, or None once it has ended (or never was)."""
+        with self.lock:
+            row = self.db.execute(
+                "select p.id, p.name, p.username, p.password from sessions s"
+                " join players p on p.id = s.player where s.id = ?",
+                [digest],
+            ).fetchone()
+        return PlayerRow(*row) if row else None
+
+    def end_session(self, digest: str) -> None:
+        with self.transaction():
+            self.db.execute("delete from sessions where id = ?", [digest])
+
+    def end_other_sessions(self, player_id: str, keeping: str) -> int:
+        """Every session of the account but `keeping`: how many ended."""
+        with self.transaction():
+            ended = self.db.execute(
+                "delete from sessions where player = ? and id <> ?", [player_id, keeping]
+            ).rowcount
+        return ended
 
     def settings_of(self, player_id: str) -> str | None:
         with self.lock:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.web.conftest import on_both_stores, page, words
+from tests.web.conftest import as_player, on_both_stores, page, words
 from zerogames import clock, recompute_ratings
 from zerogames.games import GAMES
 from zerogames.games.base import Side
@@ -209,13 +209,6 @@ def test_a_ranked_table_seats_signed_up_players_only_and_no_bots(registry):
 
 
 # Pages
-
-
-def as_player(client, uid: str):
-    """The client's browser is player `uid` (as signing in makes it)."""
-    with client.session_transaction() as session:
-        session["uid"] = uid
-    return client
 
 
 def test_the_leaderboard_page_lists_the_settled_and_marks_the_viewer(app, registry, player):
