@@ -666,7 +666,8 @@ class Store:
         that records the game's end)."""
         self.serialize_ratings()
         before = self.ratings_unlocked(game, [line.player for line in lines])
-        after = ratings.rate(before, lines)
+        repeated = ratings.repeats(self.games_together(game, lines, ended), lines, ended)
+        after = ratings.rate(before, lines, repeated)
         (last,) = self.db.execute(
             "select coalesce(max(n), 0) from rating_history where game = ?", [game]
         ).fetchone()
@@ -680,6 +681,20 @@ class Store:
                 + [rating.mu, rating.sigma, ended],
             )
             self.save_rating(game, line.player, rating)
+
+    def games_together(self, game: str, lines: list[Line], ended: float) -> list[ratings.Together]:
+        """The rated games of `game` that the first of these players played in the day before `ended`:
+        each game's players and when it ended (what ratings.repeats counts)."""
+        since = ended - ratings.REPEAT_WINDOW
+        rows = self.db.execute(
+            "select n, player, ended from rating_history where game = ? and ended > ? and n in"
+            " (select n from rating_history where game = ? and player = ? and ended > ?)",
+            [game, since, game, lines[0].player, since],
+        ).fetchall()
+        games: dict[int, tuple[set[str], float]] = {}
+        for n, player, when in rows:
+            games.setdefault(n, (set(), when))[0].add(player)
+        return [(frozenset(players), when) for players, when in games.values()]
 
     def serialize_ratings(self) -> None:
         """Within a transaction: no other one rates meanwhile (SQLite's write transactions never run
@@ -770,14 +785,16 @@ class Store:
         with self.transaction():
             self.serialize_ratings()
             rows = self.db.execute(
-                "select game, n, seat, player, side, place from rating_history order by game, n, seat"
+                "select game, n, seat, player, side, place, ended from rating_history order by game, n, seat"
             ).fetchall()
             games: dict[tuple[str, int], list[Line]] = {}
-            for game, n, seat, player, side, place in rows:
+            ends: dict[tuple[str, int], float] = {}
+            for game, n, seat, player, side, place, ended in rows:
                 games.setdefault((game, n), []).append(Line(seat, player, side, place))
+                ends[game, n] = ended
             final: dict[tuple[str, str], Rating] = {}
             updated = []
-            history = [(game, lines) for (game, _), lines in games.items()]
+            history = [(game, lines, ends[game, n]) for (game, n), lines in games.items()]
             for (game, n), after in zip(games, ratings.recompute(history), strict=True):
                 for line in games[game, n]:
                     rating = after[line.player]

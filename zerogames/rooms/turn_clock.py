@@ -50,7 +50,7 @@ class TurnClock:
         if room.clock_timer is not None:
             room.clock_timer.cancel()
             room.clock_timer = None
-        seconds = clock.seconds(room.options, has_bots(room))
+        seconds = clock.seconds(room.options, has_bots(room), room.ranked)
         if room.status != "playing" or not seconds:
             room.deadlines = ()
             self.watch_desertion(room, now, False)

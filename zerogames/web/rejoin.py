@@ -51,3 +51,10 @@ def read_token(room: Room, token: str) -> Link:
     if code != room.code or type(seat) is not int or type(moves) is not int:
         raise Refused("This rejoin link is not valid for this table.")
     return Link(seat, uid, moves)
+
+
+def check_taker(room: Room, link: Link, uid: str) -> None:
+    """A ranked seat is its account's, and rated as the account's: no link moves it to anyone else
+    (the player signs in on the other device instead, and the seat is there)."""
+    if room.ranked and uid != link.uid:
+        raise Refused("A ranked seat stays with its account: sign in to it on this device to play it here.")

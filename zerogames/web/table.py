@@ -279,6 +279,7 @@ def rejoin_move(code: str, token: str):
     room = find_room(code)
     try:
         link = rejoin.read_token(room, token)
+        rejoin.check_taker(room, link, identity.current_uid())
         web_registry().move_seat(room, link.seat, link.uid, identity.current_uid(), link.moves)
         identity.remember_name(room.seats[link.seat].name)
     except Refused as refusal:
