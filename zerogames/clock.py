@@ -32,7 +32,7 @@ def picked(value: Any, dev: bool = False) -> int | None:
         return None
     if text == "off":
         return 0
-    seconds = whole_number(text, 1 if dev else 0)
+    seconds = whole_number(text)
     if seconds is not None and (seconds in CHOICES or dev):
         return seconds
     if dev:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tests.web.conftest import on_both_stores
 from tests.web.test_records import play_against_bots
+from zerogames import clock
 from zerogames.web import limits
 
 pytestmark = on_both_stores
@@ -29,6 +30,14 @@ def test_odd_digits_in_a_page_a_step_or_a_game_number_are_no_server_error(player
     assert ann.get(f"/me?page={odd}").status_code == 200
     assert ann.get(f"/leaderboard/zero?page={odd}").status_code == 404
     assert ann.get(f"/replay/{game.split('-')[0]}-{odd}").status_code == 404
+
+
+@pytest.mark.parametrize("dev", [False, True])
+def test_a_turn_clock_is_read_in_ascii_digits_and_zero_is_off(dev):
+    assert clock.picked("0", dev) == 0 and clock.picked("60", dev) == 60
+    for odd in ODD_DIGITS:
+        with pytest.raises(ValueError, match="A turn clock is"):
+            clock.picked(odd, dev)
 
 
 def test_a_nul_in_a_path_or_a_field_is_refused_plainly(player):
