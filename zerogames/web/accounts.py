@@ -88,29 +88,29 @@ def check_password(account: PlayerRow | None, username: str, password: str) -> N
     """Refused unless `password` is the account's. Each try is counted before its hash, and at once
     (no burst gets past its allowance); a right one is given back, so that the owner's own sign-ins
     never use up theirs."""
-    pair, address_guesses = guesses()
-    keys = (f"account {username.lower()} from {address()}",), (address(),)
-    wait = pair.take(*keys[0])
-    if not wait:
-        wait = address_guesses.take(*keys[1])
-        if wait:
-            pair.give_back(*keys[0])
+    pair, from_address = guesses()
+    mine, here = f"account {username.lower()} from {address()}", address()
+    wait = pair.take(mine)
+    if not wait and (wait := from_address.take(here)):
+        pair.give_back(mine)
     if wait:
         raise Refusal(wait_message(wait))
-    right = False
+
+    def not_counted() -> None:
+        pair.give_back(mine)
+        from_address.give_back(here)
+
     try:
         right = hasher().check(account.password if account else None, password)
     except Busy:
-        right = True  # nothing was checked: nothing counts
+        not_counted()  # nothing was checked
         raise
-    finally:
-        if right:
-            pair.give_back(*keys[0])
-            address_guesses.give_back(*keys[1])
-    if not right:
-        # Answered slowly: guessing costs a guesser time, and nothing of the server's.
-        time.sleep(WRONG_ANSWER_DELAY)
-        raise Refusal("That username and password do not match an account.")
+    if right:
+        not_counted()
+        return
+    # Answered slowly: guessing costs a guesser time, and nothing of the server's.
+    time.sleep(WRONG_ANSWER_DELAY)
+    raise Refusal("That username and password do not match an account.")
 
 
 @bp.route("/signup", methods=["GET", "POST"])
