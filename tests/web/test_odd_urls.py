@@ -22,14 +22,14 @@ pytestmark = on_both_stores
 ODD_DIGITS = ["²", "①", "١٢", "٣", "𝟗"]
 
 
-@pytest.mark.parametrize("odd", ODD_DIGITS)
-def test_odd_digits_in_a_page_a_step_or_a_game_number_are_no_server_error(player, registry, odd):
+def test_odd_digits_in_a_page_a_step_or_a_game_number_are_no_server_error(player, registry):
     ann = player("Ann")
     game = play_against_bots(ann, registry, "zero")
-    assert ann.get(f"/replay/{game}?step={odd}&view={odd}").status_code == 200
-    assert ann.get(f"/me?page={odd}").status_code == 200
-    assert ann.get(f"/leaderboard/zero?page={odd}").status_code == 404
-    assert ann.get(f"/replay/{game.split('-')[0]}-{odd}").status_code == 404
+    for odd in ODD_DIGITS:
+        assert ann.get(f"/replay/{game}?step={odd}&view={odd}").status_code == 200
+        assert ann.get(f"/me?page={odd}").status_code == 200
+        assert ann.get(f"/leaderboard/zero?page={odd}").status_code == 404
+        assert ann.get(f"/replay/{game.split('-')[0]}-{odd}").status_code == 404
 
 
 @pytest.mark.parametrize("dev", [False, True])
@@ -46,11 +46,12 @@ def test_a_nul_in_a_path_or_a_field_is_refused_plainly(player):
     assert ann.post("/signin", data={"username": "a\x00b", "password": "x"}).status_code == 400
 
 
-@pytest.mark.parametrize("route", ["/rules/zero", "/settings"])
-@pytest.mark.parametrize("target", ["/%09/evil.test", "/%0a/evil.test", "/%5Cevil.test", "//evil.test"])
-def test_next_never_leads_off_the_site(player, route, target):
-    html = player("Ann").get(f"{route}?next={target}").text
-    assert [link for link in re.findall(r'href="([^"]*)"', html) if "evil.test" in link] == []
+def test_next_never_leads_off_the_site(player):
+    ann = player("Ann")
+    for route in ("/rules/zero", "/settings"):
+        for target in ("/%09/evil.test", "/%0a/evil.test", "/%5Cevil.test", "//evil.test"):
+            html = ann.get(f"{route}?next={target}").text
+            assert [link for link in re.findall(r'href="([^"]*)"', html) if "evil.test" in link] == [], target
 
 
 def test_next_back_to_a_table_is_kept(player):
