@@ -19,6 +19,9 @@ everything, runs:
             any stored move holds a field its game does not declare.
   body      a 100 MB POST and a legal move padded with 50 MB: the answer, its time, and the worker's
             resident memory before and after.
+  hashes    SIGN_INS sign-ins at once, each from an address of its own (named to the site as its
+            proxy would), while the home page is fetched every 50 ms: their answers, the home
+            page's answer times, and the worker's peak resident memory (each hash takes some 16 MB).
   rejoin    A's link moves the seat to D, D's back to A, then A's used link again.
   wal       a burst of writes on the store as served, then a checkpoint: the write-ahead log's size.
 
@@ -454,6 +457,32 @@ def drill_wal(folder: Path) -> None:
     print(f"wal: after a burst of 20,000 writes {peak / 2**20:.0f} MB; checkpointed: {after / 2**20:.1f} MB")
 
 
+SIGN_INS = 40
+
+
+def drill_hashes(folder: Path) -> None:
+    site = Site(folder, {"PROXIES": "127.0.0.1"})
+    try:
+        before, peak, answers = site.worker_rss_mb(), [0.0], Counter()
+        watch = HomePageWatch(site)
+
+        def sign_in(n: int) -> None:
+            fields = {"username": f"user{n}", "password": "not the password"}
+            answers[site.post("/signin", fields, **{"X-Forwarded-For": f"10.0.{n}.1"}).status] += 1
+
+        threads = [threading.Thread(target=sign_in, args=(n,)) for n in range(SIGN_INS)]
+        for thread in threads:
+            thread.start()
+        while any(thread.is_alive() for thread in threads):
+            peak[0] = max(peak[0], site.worker_rss_mb())
+            time.sleep(0.05)
+        print(f"hashes: {SIGN_INS} sign-ins at once from as many addresses: {dict(answers)} (503 busy)")
+        print(f"  home page meanwhile: {watch.stop()}")
+        print(f"  worker resident memory {before:.0f} MB before, {peak[0]:.0f} MB at most")
+    finally:
+        site.stop()
+
+
 DRILLS = {
     "sockets": drill_sockets,
     "watchers": drill_watchers,
@@ -462,6 +491,7 @@ DRILLS = {
     "forgery": drill_forgery,
     "malformed": drill_malformed,
     "body": drill_body,
+    "hashes": drill_hashes,
     "rejoin": drill_rejoin,
     "wal": drill_wal,
 }

@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import create_app
+from tests.web.conftest import as_player
 from zerogames.games import GAMES
 from zerogames.ratings import Rating
 from zerogames.store import Store
@@ -74,9 +75,7 @@ def main() -> None:
         }
         print(f"{players:,} players rated at {GAME}, {settled:,} settled; {requests} requests per line")
         for who, uid in viewers.items():
-            client = app.test_client()
-            with client.session_transaction() as session:
-                session["uid"] = uid
+            client = as_player(app.test_client(), uid)
             for page in (1, 4):
                 url = f"/leaderboard/{GAME}?page={page}"
                 timed(client, url, 10)  # warm: templates compiled, pages cached by SQLite

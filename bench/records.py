@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import create_app
+from tests.web.conftest import as_player
 from zerogames.games import GAMES
 from zerogames.records import Seated, game_end
 from zerogames.store import RoomRow, SeatRow, Store
@@ -100,9 +101,7 @@ def main() -> None:
         lengths[code] = record_one(store, GAMES[ids[number % len(ids)]], code, number)
         actions += lengths[code]
     print(f"recorded {games} games ({actions} actions) in {time.perf_counter() - started:.1f} s")
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["uid"] = PLAYER
+    client = as_player(app.test_client(), PLAYER)
     report("/me, first page (stats over all games)", timed(client, "/me", 30))
     report("/me, page 40", timed(client, "/me?page=40", 30))
     # The templates are compiled on a first replay: the timed ones come after it.

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from zerogames.numbers import whole_number
+
 OPTION = "clock"
 # Seconds a move may take; 0 is off. In development mode any whole number from 1 is allowed too.
 CHOICES = (0, 30, 60, 120)
@@ -30,7 +32,7 @@ def picked(value: Any, dev: bool = False) -> int | None:
         return None
     if text == "off":
         return 0
-    seconds = int(text) if text.isdigit() else None
+    seconds = whole_number(text)
     if seconds is not None and (seconds in CHOICES or dev):
         return seconds
     if dev:
@@ -38,9 +40,13 @@ def picked(value: Any, dev: bool = False) -> int | None:
     raise ValueError("A turn clock is off, 30, 60 or 120 seconds a move.")
 
 
-def seconds(options: dict[str, Any], any_bot: bool) -> int:
-    """The clock in force: the host's pick, else the default for the table's seats (0: off)."""
+def seconds(options: dict[str, Any], any_bot: bool, ranked: bool = False) -> int:
+    """The clock in force: the host's pick, else the default for the table's seats (0: off). A ranked
+    table always runs one (WITH_BOTS when the host picked none or off): a player losing there who stops
+    moving is moved for, then counted away, and finishes last, rather than hold the game unrated."""
     chosen = options.get(OPTION)
+    if not chosen and ranked:
+        return WITH_BOTS
     if chosen is None:
         return WITH_BOTS if any_bot else 0
     return chosen
@@ -51,7 +57,7 @@ def game_options(options: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in options.items() if name != OPTION}
 
 
-def described(options: dict[str, Any], any_bot: bool) -> str:
+def described(options: dict[str, Any], any_bot: bool, ranked: bool = False) -> str:
     """The clock in force, in words: "60 seconds a move" or "off"."""
-    clock = seconds(options, any_bot)
+    clock = seconds(options, any_bot, ranked)
     return f"{clock} second{'s' if clock != 1 else ''} a move" if clock else "off"

@@ -20,6 +20,15 @@ MODEL = PlackettLuce()
 PROVISIONAL_SIGMA = 5.0
 # The fewest players a rated game has (each game's own minimum counts too: Trump Card's is four).
 FEWEST_RATED = 2
+# Rated games of one game among the very same players count less the more of them there were in the
+# day before: the k-th such game counts for REPEAT_WEIGHT ** k of a game (1, 1/2, 1/4 ...). A day of
+# any number of games between two accounts of one person moves their ratings by less than two games
+# would; players who meet often, as friends do, are rated fully again the next day.
+REPEAT_WINDOW = 24 * 3600.0
+REPEAT_WEIGHT = 0.5
+
+# A rated game as REPEAT_WINDOW counts it: its players, and when it ended.
+Together = tuple[frozenset[str], float]
 
 
 @dataclass(frozen=True)
@@ -77,9 +86,17 @@ def lines(sides: Sequence[Side], players: Sequence[str], away: Collection[int] =
     return [Line(seat, players[seat], side_of[seat], placed[side_of[seat]]) for seat in sorted(side_of)]
 
 
-def rate(ratings: Mapping[str, Rating], game: Sequence[Line]) -> dict[str, Rating]:
+def repeats(earlier: Iterable[Together], game: Sequence[Line], ended: float) -> int:
+    """How many of the `earlier` rated games (each its players and when it ended) were among the same
+    players as `game`, within REPEAT_WINDOW before it ended."""
+    players = frozenset(line.player for line in game)
+    return sum(them == players and ended - REPEAT_WINDOW < when <= ended for them, when in earlier)
+
+
+def rate(ratings: Mapping[str, Rating], game: Sequence[Line], repeated: int = 0) -> dict[str, Rating]:
     """The ratings of a game's players after it, from theirs before it (`ratings`, where a player
-    without one starts at the model's own start)."""
+    without one starts at the model's own start); the game's `repeated`-th among the same players in a
+    day moves them REPEAT_WEIGHT ** repeated as far."""
     sides = sorted({line.side for line in game})
     teams = [[line for line in game if line.side == side] for side in sides]
     before = [[ratings.get(line.player, Rating()) for line in team] for team in teams]
@@ -87,19 +104,24 @@ def rate(ratings: Mapping[str, Rating], game: Sequence[Line]) -> dict[str, Ratin
         [[MODEL.rating(old.mu, old.sigma) for old in team] for team in before],
         ranks=[team[0].place for team in teams],
     )
+    weight = REPEAT_WEIGHT**repeated
     return {
-        line.player: Rating(new.mu, new.sigma, old.games + 1)
+        line.player: Rating(
+            old.mu + weight * (new.mu - old.mu), old.sigma + weight * (new.sigma - old.sigma), old.games + 1
+        )
         for team, olds, news in zip(teams, before, after, strict=True)
         for line, old, new in zip(team, olds, news, strict=True)
     }
 
 
-def recompute(history: Iterable[tuple[str, Sequence[Line]]]) -> Iterator[dict[str, Rating]]:
-    """Every rated game again, in the order they ended, each as (game id, its lines): yields the
-    ratings of each game's players after it, from nothing but the games before it."""
+def recompute(history: Iterable[tuple[str, Sequence[Line], float]]) -> Iterator[dict[str, Rating]]:
+    """Every rated game again, in the order they ended, each as (game id, its lines, when it ended):
+    yields the ratings of each game's players after it, from nothing but the games before it."""
     ratings: dict[str, dict[str, Rating]] = {}
-    for game, played in history:
-        of_game = ratings.setdefault(game, {})
-        after = rate(of_game, played)
+    tables: dict[str, list[Together]] = {}
+    for game, played, ended in history:
+        of_game, earlier = ratings.setdefault(game, {}), tables.setdefault(game, [])
+        after = rate(of_game, played, repeats(earlier, played, ended))
         of_game.update(after)
+        earlier.append((frozenset(line.player for line in played), ended))
         yield after

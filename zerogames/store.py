@@ -23,6 +23,7 @@ from typing import Any
 import sqlite_utils
 
 from zerogames import ratings
+from zerogames.numbers import whole_number
 from zerogames.ratings import Line, Rating
 
 # A snapshot every so many actions keeps a rebuild short whatever the game's length.
@@ -131,9 +132,10 @@ def game_id(code: str, game_no: int) -> str:
 
 def parse_game_id(text: str) -> tuple[str, int] | None:
     code, _, number = text.upper().partition("-")
-    if not code.isalpha() or not number.isdigit() or len(number) > 9:
+    game_no = whole_number(number, 0, 10**9 - 1)
+    if not (code.isascii() and code.isalpha()) or game_no is None:
         return None
-    return code, int(number)
+    return code, game_no
 
 
 class UsernameTaken(Exception):
@@ -273,6 +275,7 @@ class Store:
                 )
             self.create_rating_tables()
             self.create_record_tables()
+            self.create_session_tables()
 
     def create_rating_tables(self) -> None:
         """Ranked rooms, and ratings (zerogames.ratings): each player's at each game, and every rated
@@ -354,6 +357,14 @@ class Store:
                 pk=("code", "game_no", "seat"),
             )
             db["plays"].create_index(["player", "ended"])
+
+    def create_session_tables(self) -> None:
+        """Sign-ins: each signed-in browser's session, by the digest of the token its cookie holds (the
+        token itself is kept nowhere but in that cookie)."""
+        db = self.db
+        if "sessions" not in db.table_names():
+            db["sessions"].create({"id": str, "player": str, "created": float}, pk="id")
+            db["sessions"].create_index(["player"])
 
     # Owners of rooms (zerogames.rooms.owners): on SQLite, the rooms of a process's letters are its own.
 
@@ -667,7 +678,8 @@ class Store:
         that records the game's end)."""
         self.serialize_ratings()
         before = self.ratings_unlocked(game, [line.player for line in lines])
-        after = ratings.rate(before, lines)
+        repeated = ratings.repeats(self.games_together(game, lines, ended), lines, ended)
+        after = ratings.rate(before, lines, repeated)
         (last,) = self.db.execute(
             "select coalesce(max(n), 0) from rating_history where game = ?", [game]
         ).fetchone()
@@ -681,6 +693,20 @@ class Store:
                 + [rating.mu, rating.sigma, ended],
             )
             self.save_rating(game, line.player, rating)
+
+    def games_together(self, game: str, lines: list[Line], ended: float) -> list[ratings.Together]:
+        """The rated games of `game` that the first of these players played in the day before `ended`:
+        each game's players and when it ended (what ratings.repeats counts)."""
+        since = ended - ratings.REPEAT_WINDOW
+        rows = self.db.execute(
+            "select n, player, ended from rating_history where game = ? and ended > ? and n in"
+            " (select n from rating_history where game = ? and player = ? and ended > ?)",
+            [game, since, game, lines[0].player, since],
+        ).fetchall()
+        games: dict[int, tuple[set[str], float]] = {}
+        for n, player, when in rows:
+            games.setdefault(n, (set(), when))[0].add(player)
+        return [(frozenset(players), when) for players, when in games.values()]
 
     def serialize_ratings(self) -> None:
         """Within a transaction: no other one rates meanwhile (SQLite's write transactions never run
@@ -771,14 +797,16 @@ class Store:
         with self.transaction():
             self.serialize_ratings()
             rows = self.db.execute(
-                "select game, n, seat, player, side, place from rating_history order by game, n, seat"
+                "select game, n, seat, player, side, place, ended from rating_history order by game, n, seat"
             ).fetchall()
             games: dict[tuple[str, int], list[Line]] = {}
-            for game, n, seat, player, side, place in rows:
+            ends: dict[tuple[str, int], float] = {}
+            for game, n, seat, player, side, place, ended in rows:
                 games.setdefault((game, n), []).append(Line(seat, player, side, place))
+                ends[game, n] = ended
             final: dict[tuple[str, str], Rating] = {}
             updated = []
-            history = [(game, lines) for (game, _), lines in games.items()]
+            history = [(game, lines, ends[game, n]) for (game, n), lines in games.items()]
             for (game, n), after in zip(games, ratings.recompute(history), strict=True):
                 for line in games[game, n]:
                     rating = after[line.player]
@@ -816,20 +844,52 @@ class Store:
         return PlayerRow(*row) if row else None
 
     def sign_up(self, player_id: str, name: str, username: str, password_hash: str) -> None:
-        """The player (made now if they never played) becomes an account; UsernameTaken if the name
-        is someone else's, and then nothing is written."""
+        """A new account, as the new player `player_id` (never a player already known: an account is
+        never made of another, and no one is renamed); UsernameTaken if the name is someone else's, and
+        then nothing is written."""
         with self.transaction():
             taken = self.db.execute("select id from players where handle = ?", [username.lower()]).fetchone()
             if taken is not None:
                 raise UsernameTaken(username)
             self.db.execute(
-                "insert into players (id, name, created) values (?,?,?) on conflict (id) do nothing",
-                [player_id, name, time.time()],
+                "insert into players (id, name, username, handle, password, created, signed_up)"
+                " values (?,?,?,?,?,?,?)",
+                [player_id, name, username, username.lower(), password_hash, time.time(), time.time()],
             )
+
+    def change_password(self, player_id: str, password_hash: str) -> None:
+        with self.transaction():
+            self.db.execute("update players set password = ? where id = ?", [password_hash, player_id])
+
+    # Sign-in sessions
+
+    def start_session(self, digest: str, player_id: str) -> None:
+        with self.transaction():
             self.db.execute(
-                "update players set username = ?, handle = ?, password = ?, signed_up = ? where id = ?",
-                [username, username.lower(), password_hash, time.time(), player_id],
+                "insert into sessions (id, player, created) values (?,?,?)", [digest, player_id, time.time()]
             )
+
+    def session_account(self, digest: str) -> PlayerRow | None:
+        """The account a session is signed in to, or None once it has ended (or never was)."""
+        with self.lock:
+            row = self.db.execute(
+                "select p.id, p.name, p.username, p.password from sessions s"
+                " join players p on p.id = s.player where s.id = ?",
+                [digest],
+            ).fetchone()
+        return PlayerRow(*row) if row else None
+
+    def end_session(self, digest: str) -> None:
+        with self.transaction():
+            self.db.execute("delete from sessions where id = ?", [digest])
+
+    def end_other_sessions(self, player_id: str, keeping: str) -> int:
+        """Every session of the account but `keeping`: how many ended."""
+        with self.transaction():
+            ended = self.db.execute(
+                "delete from sessions where player = ? and id <> ?", [player_id, keeping]
+            ).rowcount
+        return ended
 
     def settings_of(self, player_id: str) -> str | None:
         with self.lock:

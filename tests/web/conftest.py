@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import secrets
 import time
 from html import unescape
 
@@ -11,6 +12,7 @@ import pytest
 
 from app import create_app
 from tests import postgres
+from zerogames.web import identity
 
 # Store and room tests run on both stores, SQLite and PostgreSQL (where the machine has it): a test,
 # or a module's `pytestmark`, marked so runs twice if it uses the store.
@@ -84,6 +86,31 @@ def player(app):
         return client
 
     return make
+
+
+def as_player(client, uid: str):
+    """The client's browser is player `uid`: signed in to it by a session of its own when it is an
+    account, else that guest."""
+    store = client.application.extensions["zerogames"].store
+    with client.session_transaction() as session:
+        if store.signed_up(uid):
+            token = secrets.token_urlsafe(16)
+            store.start_session(identity.session_digest(token), uid)
+            session[identity.SIGNED_IN] = token
+        else:
+            session[identity.GUEST] = uid
+    return client
+
+
+def uid_of(client) -> str:
+    """The browser's player id (a first visit gives a guest theirs)."""
+    client.get("/me")
+    with client.session_transaction() as session:
+        token = session.get(identity.SIGNED_IN)
+        guest = session.get(identity.GUEST)
+    if token is None:
+        return guest
+    return client.application.extensions["zerogames"].store.session_account(identity.session_digest(token)).id
 
 
 def create_room(client, game="zero_game", **options) -> str:

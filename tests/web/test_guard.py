@@ -3,6 +3,7 @@ padded moves; and the headers, links and cookies it answers with."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -302,3 +303,26 @@ def test_every_route_answers_junk_without_a_server_error(app, player):
             method = rng.choice(["GET", "POST", "PUT", "DELETE", "HEAD"])
             answer = ann.open(f"{path}?{query}", method=method, data=form)
             assert answer.status_code < 500, (method, path, query, form)
+
+
+@pytest.mark.parametrize("size", [16 * 1024 + 1, 1_000_000])
+def test_a_chunked_body_over_the_limit_is_refused_not_cut(player, size):
+    body = b"username=bob&password=" + b"x" * size
+    answer = player("Bob").post(
+        "/signin",
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": "application/x-www-form-urlencoded"},
+        environ_overrides={"wsgi.input_terminated": True},  # as the WSGI server says of a chunked body
+    )
+    assert answer.status_code == 413 and "too large" in answer.text
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(player):
+    body = b"game=zero_game&name=" + b"A" * 12 + b"&pad=" + b"x" * 12_000
+    answer = player("Ann").post(
+        "/rooms",
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": "application/x-www-form-urlencoded"},
+        environ_overrides={"wsgi.input_terminated": True},  # as the WSGI server says of a chunked body
+    )
+    assert answer.status_code == 302 and "/r/" in answer.headers["Location"]

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from tests.web.conftest import on_both_stores, page, words
+from tests.web.conftest import as_player, on_both_stores, page, words
+from tests.web.test_turn_clock import START, due, moment  # noqa: F401 (moment: a fixture)
 from zerogames import clock, recompute_ratings
 from zerogames.games import GAMES
 from zerogames.games.base import Side
@@ -210,13 +211,6 @@ def test_a_ranked_table_seats_signed_up_players_only_and_no_bots(registry):
 # Pages
 
 
-def as_player(client, uid: str):
-    """The client's browser is player `uid` (as signing in makes it)."""
-    with client.session_transaction() as session:
-        session["uid"] = uid
-    return client
-
-
 def test_the_leaderboard_page_lists_the_settled_and_marks_the_viewer(app, registry, player):
     simulate_rated_games(registry.store, 150, kinds=["zero_game"])
     board = registry.store.leaderboard("zero_game", 0, 100)
@@ -252,3 +246,56 @@ def test_the_lobby_says_which_and_a_ranked_table_shows_each_rating(app, registry
     assert all(f"rating {shown}" in table for shown in room.published.ratings)
     mine = words(ann.get("/me").text)
     assert f"Zero Game {room.published.ratings[0]} after 1 rated game" in mine
+
+
+# Ranked play that means something
+
+
+def test_farming_a_rating_with_a_second_account_buys_less_than_two_games(store):
+    """Six wins a minute apart over one's own second account, against two wins a day apart."""
+    sign_up(store, "main", "alt", "ann", "bea")
+
+    def win(winner: str, loser: str, ended: float) -> None:
+        with store.transaction():
+            game = lines([Side((0,), 1), Side((1,), 0)], [winner, loser])
+            store.rate_game("cabo", "ROOM", int(ended), game, ended)
+
+    for n in range(6):
+        win("main", "alt", 1000.0 + 60 * n)
+    for n in range(2):
+        win("ann", "bea", 1000.0 + 86_400 * n)
+    farmed, fair = (store.ratings_of("cabo", [p])[p] for p in ("main", "ann"))
+    assert farmed.games == 6 and farmed.mu < fair.mu
+    # The rule is the history's: a recompute finds the same numbers.
+    assert store.recompute_ratings()[2] == 0
+
+
+def test_a_ranked_table_always_has_a_clock_and_a_player_who_stops_finishes_last(registry, moment):  # noqa: F811
+    sign_up(registry.store, "ann", "bea", "cal")
+    room = seated(registry, ["ann", "bea", "cal"], options={**ONE_ROUND, clock.OPTION: 0})
+    registry.start(room, "ann")
+    assert room.ranked and room.published.deadlines  # off, as the host picked, but running
+    second = 0
+    while room.status == "playing":
+        seat = room.rules.awaited(room.state, moment())[0]
+        legal = room.rules.legal_actions(room.state, seat)
+        if room.seats[seat].uid == "bea" or not legal:
+            second += clock.WITH_BOTS
+            due(registry, moment, START + second)  # Bea has stopped moving: her clock runs out
+        else:
+            registry.act(room, room.seats[seat].uid, room.version, legal[0])
+        assert second < 100 * clock.WITH_BOTS, "the game never ends"
+    rated = dict(registry.store.db.execute("select player, place from rating_history").fetchall())
+    assert set(rated) == {"ann", "bea", "cal"} and rated["bea"] == 3
+
+
+def test_a_ranked_seats_rejoin_link_moves_it_to_no_one_but_its_account(app, registry, player):
+    sign_up(registry.store, "ann", "bea")
+    room = seated(registry, ["ann", "bea"], options={})
+    ann = as_player(player("Ann"), "ann")
+    html = ann.get(f"/r/{room.code}").text
+    link = html.split('class="rejoin-link" readonly value="', 1)[1].split('"', 1)[0]
+    guest = player("Gus")
+    refused = guest.post(link, follow_redirects=True).text
+    assert "A ranked seat stays with its account" in refused
+    assert room.seats[0].uid == "ann"

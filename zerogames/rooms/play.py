@@ -196,6 +196,10 @@ def move_seat(facts: Facts, command: MoveSeat, context: Context) -> Verdict:
         or context.players.seat_moves(context.code, seat) != command.moves
     ):
         return Refusal("This rejoin link has been used or is out of date.")
+    if facts.ranked and command.new_uid != command.old_uid:
+        # A ranked seat is its account's, and rated as the account's: the player signs in on the other
+        # device instead, and the seat is there.
+        return Refusal("A ranked seat stays with its account: sign in to it on this device to play it here.")
     if facts.seat_of(command.new_uid) not in (None, seat):
         return Refusal("This browser already holds another seat at this table.")
     return Decision(given(facts, seat, command.new_uid), (SaveMovedSeat(seat),))

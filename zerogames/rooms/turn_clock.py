@@ -24,7 +24,7 @@ TIMEOUT_LEVEL = "easy"
 
 def seconds_in_force(facts: Facts) -> int:
     """The clock the table runs now (0: off)."""
-    return clock.seconds(dict(facts.options), facts.has_bots())
+    return clock.seconds(dict(facts.options), facts.has_bots(), facts.ranked)
 
 
 def wound(facts: Facts, now: float, bot_delay: float) -> Facts:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import io
 import ipaddress
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -110,12 +111,35 @@ def check_request() -> None:
     """Before any view: a body over the limit is refused unread (413), and a change asked for by
     another site's page is refused (403)."""
     length = request.content_length
+    if length is None and request.headers.get("Transfer-Encoding"):
+        length = read_unmeasured_body(current_app.config["MAX_CONTENT_LENGTH"])
     if length is not None and length > current_app.config["MAX_CONTENT_LENGTH"]:
         abort(413, description="That request is too large for this site.")
+    if holds_nul():
+        abort(400, description="That address or form holds a character no page of this site has.")
     if changes_something():
         reason = from_elsewhere()
         if reason is not None:
             abort(403, description=reason)
+
+
+def read_unmeasured_body(most: int) -> int:
+    """A body sent without its length (chunked), read up to one byte past `most`: its length, or more
+    than `most` for one too large. One that fits is handed on as a body of known length, so a form is
+    never read from a body cut at the limit (werkzeug otherwise hands on the first `most` bytes)."""
+    environ = request.environ
+    body = environ["wsgi.input"].read(most + 1)
+    environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+    environ.pop("wsgi.input_terminated", None)
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
+    return len(body)
+
+
+def holds_nul() -> bool:
+    """Whether the path, a query parameter or a form field holds a NUL: no name, code or number of the
+    site has one, and PostgreSQL refuses it in any text, so it never goes further."""
+    fields = (*request.args.items(multi=True), *request.form.items(multi=True))
+    return "\x00" in request.path or any("\x00" in name + value for name, value in fields)
 
 
 def security_headers(response: Response) -> Response:

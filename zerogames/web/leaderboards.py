@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, render_template, request
 
 from zerogames.games import GAMES
+from zerogames.numbers import whole_number
 from zerogames.ratings import Rating
 
 from . import identity
@@ -69,10 +70,10 @@ def ordinal(place: int) -> str:
 
 
 def page_number(pages: int) -> int:
-    number = request.args.get("page", "1")
-    if not number.isdigit() or not 1 <= int(number) <= pages:
+    number = whole_number(request.args.get("page", "1"), 1, pages)
+    if number is None:
         abort(404, description=f"A leaderboard has pages 1 to {pages}.")
-    return int(number)
+    return number
 
 
 @bp.get("/leaderboard/<game>")

@@ -80,6 +80,13 @@ class Buckets:
                 self.buckets[key] = (tokens - 1, now)
             return 0.0
 
+    def give_back(self, *keys: str) -> None:
+        """A token taken from every key is returned (what it was taken for did not count)."""
+        with self.lock:
+            now = self.clock()
+            for key in keys:
+                self.buckets[key] = (min(self.at_once, self.tokens(key, now) + 1), now)
+
     def forget_full(self, now: float) -> None:
         full = self.at_once
         self.buckets = {key: kept for key, kept in self.buckets.items() if self.tokens(key, now) < full}

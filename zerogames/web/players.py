@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, abort, render_template, request, url_for
 
 from zerogames.games import GAMES
+from zerogames.numbers import whole_number
 from zerogames.records import statistics
 from zerogames.store import Played
 
@@ -28,8 +29,7 @@ def when(moment: float) -> str:
 
 
 def page_number() -> int:
-    number = request.args.get("page", "1")
-    return int(number) if number.isdigit() and 0 < int(number) < 100_000 else 1
+    return whole_number(request.args.get("page"), 1, 99_999) or 1
 
 
 def player_page(player_id: str, username: str | None, own: bool):

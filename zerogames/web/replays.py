@@ -13,11 +13,12 @@ from typing import Any
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 
 from zerogames.games.figures import minutes
+from zerogames.numbers import whole_number
 from zerogames.offload import off_the_loop
 from zerogames.records import Replay
 from zerogames.store import parse_game_id
 
-from . import identity, render, tables
+from . import identity, limits, render, tables
 from .history import chart_of, kept_replay, replay_of
 from .registry import web_registry
 from .viewmodel import RoomInfo, SeatInfo, room_body
@@ -28,12 +29,15 @@ OPEN = "open"
 
 
 def finished_replay(game: str) -> Replay:
-    """The replay of a finished game, or a page saying why there is none."""
+    """The replay of a finished game, or a page saying why there is none. A name that is no game's
+    counts as a missed code (web/limits.py): replay URLs are no way round the limit on scanning codes."""
+    limits.looking_up()
     found = parse_game_id(game)
     if found and (kept := kept_replay(*found)):
         return kept
     record = web_registry().store.record(*found) if found else None
     if record is None:
+        limits.missed()
         abort(404, description=f"No game is called {game!r}.")
     if record.outcome is None:
         abort(403, description="This game is still being played: its replay opens once it is over.")
@@ -103,8 +107,9 @@ def point_of_view(replay: Replay) -> int | None:
     asked = request.args.get("view")
     if asked == OPEN:
         return None
-    if asked is not None and asked.isdigit() and int(asked) < replay.record.players:
-        return int(asked)
+    seat = whole_number(asked, 0, replay.record.players - 1)
+    if seat is not None:
+        return seat
     return replay.record.players_seats.get(identity.current_uid())
 
 
@@ -112,8 +117,7 @@ def point_of_view(replay: Replay) -> int | None:
 def replay(game: str):
     replay = finished_replay(game)
     record = replay.record
-    step = request.args.get("step", "0")
-    n = min(int(step), replay.last) if step.isdigit() else 0
+    n = min(whole_number(request.args.get("step")) or 0, replay.last)
     me = point_of_view(replay)
     view = replay.open_view(n) if me is None else replay.view(n, me)
     name = game.upper()

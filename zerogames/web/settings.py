@@ -7,6 +7,7 @@ setting switched on, so the regions every viewer of a table shares are drawn onc
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
@@ -82,11 +83,14 @@ def from_form() -> Settings:
     return Settings(**{name: name in request.form for name in LABELS})
 
 
+# A path on this site: printable ASCII without spaces. A browser drops tabs and line breaks from a
+# link and reads a backslash as a slash, so "/\t/evil.example" or "/\\evil.example" would lead off it.
+LOCAL_PATH = re.compile(r"/(?![/\\])[!-\[\]-~]*")
+
+
 def local(target: str) -> str:
     """`target` when it is a path on this site (never another site, nor a script), else ""."""
-    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return ""
+    return target if LOCAL_PATH.fullmatch(target) else ""
 
 
 @bp.get("/settings")

@@ -22,6 +22,7 @@ from flask import (
 )
 
 from zerogames.games import IllegalAction
+from zerogames.numbers import whole_number
 from zerogames.rooms import Refused, Room, clean_name
 
 from . import guard, identity, limits, rejoin, render, tables, viewmodel
@@ -173,9 +174,10 @@ def dealt_seed(form, dev: bool) -> int | None:
     chosen = (form.get("seed") or "").strip() if dev else ""
     if not chosen:
         return None
-    if not chosen.isdigit() or int(chosen) >= 2**31:
+    seed = whole_number(chosen, 0, 2**31 - 1)
+    if seed is None:
         raise Refused("The deal is a whole number from 0 to 2147483647, or empty for a random one.")
-    return int(chosen)
+    return seed
 
 
 @bp.post("/r/<code>/clock")
