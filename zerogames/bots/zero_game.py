@@ -5,6 +5,7 @@ every move so, on more deals."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from zerogames.games import GAMES
@@ -12,6 +13,7 @@ from zerogames.games.base import State
 from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 from zerogames.games.zero_game import BIDS, PLAYS
 
+from . import round_search
 from .search import best_by_deals
 from .tricks import TricksSeen, higher_unseen
 
@@ -159,7 +161,8 @@ def play_to_bid(
 # Every move made there is legal by construction (listed by the engine, or already made at the table),
 # so the engine performs it unchecked: play-outs are the search's whole budget.
 
-DEFAULT_BUDGET = 24
+# Hard's search iterations a decision.
+HARD_ITERATIONS = 1000
 # Normal weighs its bid on this many deals.
 NORMAL_DEALS = 10
 # In a play-out the other seats play greedily, but now and then at random: the table may hold anyone
@@ -173,9 +176,51 @@ RULES = GAMES["zero_game"]
 def hard(
     view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
 ) -> dict[str, Any]:
+    """The move an information-set search of the round prefers (round_search), on `budget` iterations;
+    Normal's when the round was not seen whole (the bot sat down mid-round) or no deal fits."""
     if len(legal) == 1:
         return legal[0]
-    return searched(view, legal, memory, rng, budget or DEFAULT_BUDGET) or normal(view, legal, memory, rng)
+    if memory.whole:
+        found = round_search.search(
+            lambda: round_now(view, memory, rng), round_worth(view), budget or HARD_ITERATIONS, rng
+        )
+        if found is not None:
+            return BIDS[found] if isinstance(found, int) else PLAYS[found]
+    return normal(view, legal, memory, rng)
+
+
+def round_now(view: dict[str, Any], memory: Memory, rng: random.Random) -> round_search.Round | None:
+    """The round from here on as it may be: the unseen cards dealt to the other seats (none of a suit a
+    seat has shown it lacks), the bids, tricks and table as they are."""
+    hands = deal_unseen(view, memory, rng)
+    if hands is None:
+        return None
+    trump = view["trump"][1] if view["trump"] else None
+    trick = [(seat, card) for seat, card in view["trick"]]
+    return round_search.Round(
+        hands,
+        trump,
+        view["dealer"],
+        view["cards_dealt"],
+        list(view["bids"]),
+        list(view["tricks"]),
+        trick,
+        view["turn"],
+    )
+
+
+def round_worth(view: dict[str, Any]) -> Callable[[list[int]], list[float]]:
+    """Each seat's worth of a round's points, scaled to 0..1: the others' by their points, the seat's
+    by what they bring it (`worth`: in the game's last round, the game as well)."""
+    seat, most = view["seat"], 10 + view["cards_dealt"]
+    own_most = most + (GAME_WORTH if view["round"] == view["rounds"] else 0)
+
+    def scaled(points: list[int]) -> list[float]:
+        worths = [gained / most for gained in points]
+        worths[seat] = worth(view, points) / own_most
+        return worths
+
+    return scaled
 
 
 def searched(
