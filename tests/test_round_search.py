@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 
-from zerogames.bots import round_search
+from zerogames.bots import Bot, round_search
 from zerogames.games import GAMES
+from zerogames.games.cards import STANDARD_DECK
+from zerogames.games.zero_game import BIDS, PLAYS
 
 RULES = GAMES["zero_game"]
 ROUNDS = 3000
@@ -57,3 +59,24 @@ def test_the_lean_round_agrees_with_the_engine_on_every_move_of_thousands_of_ran
         assert copy.over()
         assert copy.tricks == list(state["tricks"])
         assert copy.points() == list(state["history"][-1]["points"])
+
+
+def stacked(*first: str) -> list[str]:
+    """A deck whose top cards are `first` (dealt one at a time from the dealer's left), the rest after."""
+    return [*first, *(card for card in STANDARD_DECK if card not in first)]
+
+
+def test_hard_ducks_under_the_table_with_its_zero_bid_and_takes_the_trick_a_bid_of_two_needs():
+    """Seat 2 plays last to 9H and 3H holding the ace and the two of hearts: bidding nothing it ducks
+    with the two; bidding two (the same cards otherwise), it takes the trick with the ace."""
+    deck = stacked("9H", "3H", "AH", "KC", "4C", "2H", "2D")
+    for bid, wanted in [(0, "2H"), (2, "AH")]:
+        state = RULES.new_game(3, 0, {"schedule": [2], "dealer": 2, "decks": [deck]})
+        bot = Bot("zero_game", "hard")
+        bot.see(RULES.view(state, 2))
+        moves = [(0, BIDS[1]), (1, BIDS[0]), (2, BIDS[bid]), (0, PLAYS["9H"]), (1, PLAYS["3H"])]
+        for seat, action in moves:
+            state = RULES.apply(state, seat, action)
+            bot.see(RULES.view(state, 2))
+        action = bot.choose(RULES.view(state, 2), RULES.legal_actions(state, 2), random.Random(1))
+        assert action == {"type": "play", "card": wanted}

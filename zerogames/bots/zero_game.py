@@ -182,7 +182,11 @@ def hard(
         return legal[0]
     if memory.whole:
         found = round_search.search(
-            lambda: round_now(view, memory, rng), round_worth(view), budget or HARD_ITERATIONS, rng
+            lambda: round_now(view, memory, rng),
+            round_worth(view),
+            view["seat"],
+            budget or HARD_ITERATIONS,
+            rng,
         )
         if found is not None:
             return BIDS[found] if isinstance(found, int) else PLAYS[found]
@@ -209,18 +213,11 @@ def round_now(view: dict[str, Any], memory: Memory, rng: random.Random) -> round
     )
 
 
-def round_worth(view: dict[str, Any]) -> Callable[[list[int]], list[float]]:
-    """Each seat's worth of a round's points, scaled to 0..1: the others' by their points, the seat's
-    by what they bring it (`worth`: in the game's last round, the game as well)."""
-    seat, most = view["seat"], 10 + view["cards_dealt"]
-    own_most = most + (GAME_WORTH if view["round"] == view["rounds"] else 0)
-
-    def scaled(points: list[int]) -> list[float]:
-        worths = [gained / most for gained in points]
-        worths[seat] = worth(view, points) / own_most
-        return worths
-
-    return scaled
+def round_worth(view: dict[str, Any]) -> Callable[[list[int]], float]:
+    """The seat's worth of a round's points (`worth`: in the game's last round, the game as well),
+    scaled to 0..1 by the most it can be."""
+    most = 10 + view["cards_dealt"] + (GAME_WORTH if view["round"] == view["rounds"] else 0)
+    return lambda points: worth(view, points) / most
 
 
 def searched(
