@@ -1,6 +1,6 @@
 """Zero Game's bots. Easy bids the sure-looking tricks, then tries to win exactly that many. Normal
-weighs its bid on a few deals played out, then plays to its bid counting the cards out. Hard weighs
-every move so, on more deals."""
+weighs its bid on a few deals played out, then plays to its bid counting the cards out. Hard searches
+the round as a tree of its own information sets, bids and plays alike (round_search)."""
 
 from __future__ import annotations
 
