@@ -404,7 +404,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="one JSON object per level instead of a table")
     parser.add_argument("--options", type=json.loads, default={}, help="the game's options as JSON")
-    parser.add_argument("--budget", type=int, help="Hard's deals per decision (default: the game's own)")
+    parser.add_argument(
+        "--budget", type=int, help="Hard's deals (Zero Game: iterations) a decision (default: the game's own)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once (the same games)")
     args = parser.parse_args(argv)
     rules = GAMES[args.game]

@@ -52,7 +52,7 @@ def choose(game_id: str, view: View, legal: list[Action], level: str, rng: rando
 @dataclass
 class Bot:
     """One bot seat: its level, its memory of the views it was shown, and Hard's search budget
-    (determinized deals per decision; None: the game's default)."""
+    (determinized deals per decision, in Zero Game search iterations; None: the game's default)."""
 
     game_id: str
     level: str
