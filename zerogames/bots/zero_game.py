@@ -156,10 +156,11 @@ def play_to_bid(
     return min(sure or winners or cards, key=danger)
 
 
-# Hard: deals of the unseen cards that agree with the round so far (voids included), each rebuilt with
-# the real engine from a stacked deck and the round's bids and plays, then played out by every seat.
-# Every move made there is legal by construction (listed by the engine, or already made at the table),
-# so the engine performs it unchecked: play-outs are the search's whole budget.
+# Normal's bid: deals of the unseen cards that agree with the round so far (voids included), each
+# rebuilt with the real engine from a stacked deck and the round's bids and plays, then played out by
+# every seat. Every move made there is legal by construction (listed by the engine, or already made at
+# the table), so the engine performs it unchecked. Hard draws its deals the same way (deal_unseen) for
+# its own search.
 
 # Hard's search iterations a decision.
 HARD_ITERATIONS = 1000
