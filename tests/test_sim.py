@@ -147,3 +147,27 @@ def test_a_bad_level_or_table_size_is_refused_with_a_message(capsys):
 def test_a_bot_level_must_exist():
     with pytest.raises(ValueError, match="unknown bot level"):
         Bot("zero", "expert")
+
+
+def test_paired_difference_is_the_mean_of_each_deals_difference_with_its_interval():
+    one, other = sim.Tally(), sim.Tally()
+    for deal, (mine, theirs) in enumerate([(30, 20), (10, 10), (26, 14)]):
+        one.count_score(deal, mine * 2, 2)
+        other.count_score(deal, theirs * 3, 3)
+    paired = sim.paired_difference(one, other)
+    # Differences 10, 0, 12: mean 22/3, sample deviation sqrt(248/3 / 2).
+    error = math.sqrt(((10 - 22 / 3) ** 2 + (22 / 3) ** 2 + (12 - 22 / 3) ** 2) / 2 / 3)
+    assert paired["difference"] == pytest.approx(22 / 3)
+    assert paired["ci95"] == pytest.approx([22 / 3 - 1.959964 * error, 22 / 3 + 1.959964 * error])
+    assert paired["deals"] == 3
+
+
+def test_the_reference_seat_plays_whole_zero_game_rounds_in_step_with_the_engine():
+    """OpenSpiel's round is kept beside the engine's (the seat refuses to move when out of step) and its
+    moves are the engine's legal ones, round after round."""
+    pytest.importorskip("pyspiel")
+    rows = sim.simulate(
+        "zero_game", ["ismcts", "random", "random"], 3, seed=2, options={"schedule": [4, 2, 3]}
+    )
+    assert [row["games"] for row in rows] == [3, 6]
+    assert rows[0]["mean_score"] > rows[1]["mean_score"]

@@ -10,6 +10,11 @@ mean final score, the game's own figure with its 95% interval, and decision time
 p99 and the longest; and p99 in the thinking thread's CPU time, which other work on a shared machine
 does not inflate). A progress bar runs on stderr. `--jobs` plays deals in several processes at once:
 the same games, so the same figures (but the times).
+
+Zero Game also seats `ismcts`, an outside reference: OpenSpiel's information-set MCTS (1,000
+simulations a move, its own test settings) on its `oh_hell` game, which is a Zero Game round to the
+letter; it needs the `reference` extra (`pip install -e '.[reference]'`). With two levels in the
+lineup, a last line gives the paired difference of their mean scores, deal by deal, with its interval.
 """
 
 from __future__ import annotations
@@ -29,9 +34,13 @@ from typing import Any
 
 from zerogames.bots import MODULES, SIM_LEVELS, Bot
 from zerogames.games import GAMES, Game
+from zerogames.games.cards import RANKS
 
 # Seconds of play each action stands for, so that Cabo's sightings do run out as at a table.
 SECONDS_PER_ACTION = 1.0
+# The outside reference's seat, and its simulations a move.
+REFERENCE = "ismcts"
+REFERENCE_SIMULATIONS = 1000
 # A game that has not ended after this many actions is a bug, not a long game.
 MOST_ACTIONS = 100_000
 Z95 = 1.959964
@@ -47,6 +56,8 @@ class Tally:
     # The game's own figure as a numerator and denominator summed by deal (see `figure` in the bot
     # modules): the deal, not the game, is what the interval below counts as one draw.
     figure: dict[int, list[float]] = field(default_factory=dict)
+    # The level's final scores summed by deal, with their count: deal by deal, two levels are paired.
+    scores: dict[int, list[float]] = field(default_factory=dict)
     # Counts a game's figures add up (Cabo's calls and calls won).
     counted: dict[str, int] = field(default_factory=dict)
     decisions_ms: list[float] = field(default_factory=list)
@@ -58,6 +69,11 @@ class Tally:
         summed[0] += numerator
         summed[1] += denominator
 
+    def count_score(self, deal: int, total: float, games: int) -> None:
+        summed = self.scores.setdefault(deal, [0.0, 0])
+        summed[0] += total
+        summed[1] += games
+
     def add(self, other: Tally) -> None:
         """Another part of the run's tally (a deal's games are tallied whole, in one part)."""
         self.games += other.games
@@ -65,6 +81,8 @@ class Tally:
         self.score += other.score
         for deal, (numerator, denominator) in other.figure.items():
             self.count_figure(deal, numerator, denominator)
+        for deal, (total, games) in other.scores.items():
+            self.count_score(deal, total, games)
         for name, count in other.counted.items():
             self.counted[name] = self.counted.get(name, 0) + count
         self.decisions_ms += other.decisions_ms
@@ -112,12 +130,88 @@ def lineup_for(levels: list[str], game: int) -> list[str]:
     return levels[-turn:] + levels[:-turn] if turn else list(levels)
 
 
+class OpenSpielSeat:
+    """A seat played by OpenSpiel's ISMCTS, on an `oh_hell` round kept beside the engine's: the round's
+    deal as it was dealt and every move since. The search reads only its own player's information
+    state from it (it draws the hidden hands again itself), as a seat's view would show it."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        import pyspiel  # the `reference` extra: the site never needs it
+
+        self.seat = seat
+        self.pyspiel = pyspiel
+        self.bot = pyspiel.ISMCTSBot(
+            seed,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            5.0,
+            REFERENCE_SIMULATIONS,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,
+            False,
+        )
+        self.shuffles = -1
+        self.round: Any = None
+        self.last: Any = None
+
+    def follow(self, state: dict[str, Any]) -> None:
+        """Keep the reference round in step with the engine's: a new deal starts a new round, every move
+        since is made in it too (each move is a new `last` in the engine's state)."""
+        if state["shuffles"] != self.shuffles:
+            self.shuffles, self.last = state["shuffles"], state["last"]
+            self.round = self.dealt(state)
+        if state["last"] is not self.last and state["phase"] != "over":
+            self.last = state["last"]
+            move = state["last"]
+            self.round.apply_action(52 + move["bid"] if move["type"] == "bid" else spiel_card(move["card"]))
+
+    def dealt(self, state: dict[str, Any]) -> Any:
+        """A fresh `oh_hell` round with the engine's deal: its dealer, each hand, the trump card."""
+        players = state["players"]
+        cards = len(state["hands"][0])
+        game = self.pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": cards})
+        round_ = game.new_initial_state()
+        round_.apply_action(round_.chance_outcomes()[0][0])  # the number of tricks, fixed
+        round_.apply_action(state["dealer"])
+        # OpenSpiel deals card i to player i mod players.
+        for index in range(cards):
+            for seat in range(players):
+                round_.apply_action(spiel_card(state["hands"][seat][index]))
+        round_.apply_action(spiel_card(state["stock"][0]))
+        return round_
+
+    def choose(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        if self.round.current_player() != self.seat:
+            raise AssertionError("the reference round is out of step with the engine's")
+        action = self.bot.step(self.round)
+        wanted = (
+            {"type": "bid", "bid": action - 52} if action >= 52 else {"type": "play", "card": card_of(action)}
+        )
+        return legal[legal.index(wanted)]
+
+
+# OpenSpiel numbers a card rank * 4 + suit, its suits in the order clubs, diamonds, spades, hearts.
+SPIEL_SUITS = "CDSH"
+
+
+def spiel_card(card: str) -> int:
+    return RANKS.index(card[0]) * 4 + SPIEL_SUITS.index(card[1])
+
+
+def card_of(action: int) -> str:
+    return RANKS[action // 4] + SPIEL_SUITS[action % 4]
+
+
 def play_game(
     rules: Game, lineup: list[str], seed: int, options: dict[str, Any], budget: int | None, tallies: dict
 ) -> dict[str, Any]:
     """One game bot against bot; each seat's decisions are timed into its level's tally."""
     players = len(lineup)
-    bots = [Bot(rules.id, level, budget) for level in lineup]
+    bots: list[Any] = [
+        OpenSpielSeat(seat, seed * players + seat) if level == REFERENCE else Bot(rules.id, level, budget)
+        for seat, level in enumerate(lineup)
+    ]
+    references = [bot for bot in bots if isinstance(bot, OpenSpielSeat)]
     rngs = [random.Random(f"{seed}/{seat}/{level}") for seat, level in enumerate(lineup)]
     order = random.Random(f"{seed}/order")
     state = rules.new_game(players, seed, options)
@@ -125,7 +219,9 @@ def play_game(
     for _ in range(MOST_ACTIONS):
         if rules.result(state) is not None:
             return state
-        remembering = [seat for seat, bot in enumerate(bots) if bot.memory is not None]
+        for reference in references:
+            reference.follow(state)
+        remembering = [seat for seat, bot in enumerate(bots) if getattr(bot, "memory", None) is not None]
         views = {seat: rules.view(state, seat, now) for seat in remembering}
         for seat, view in views.items():
             bots[seat].see(view)
@@ -137,7 +233,10 @@ def play_game(
         for seat, legal in acting:
             view = views.get(seat) or rules.view(state, seat, now)
             start, cpu = time.perf_counter(), time.thread_time()
-            action = bots[seat].choose(view, legal, rngs[seat])
+            bot = bots[seat]
+            action = (
+                bot.choose(legal) if isinstance(bot, OpenSpielSeat) else bot.choose(view, legal, rngs[seat])
+            )
             tally = tallies[lineup[seat]]
             tally.decisions_ms.append((time.perf_counter() - start) * 1000)
             tally.decisions_cpu_ms.append((time.thread_time() - cpu) * 1000)
@@ -165,6 +264,7 @@ def count_game(
         tally.games += 1
         tally.wins += seat in result["winners"]
         tally.score += result["scores"][seat]
+        tally.count_score(deal, result["scores"][seat], 1)
         tally.count_figure(deal, *bot.figure(rules, state, seat))
         for name in bot.COUNTED:
             tally.counted[name] = tally.counted.get(name, 0) + figures[seat][name]
@@ -191,7 +291,27 @@ def simulate(
                 tallies[level].add(tally)
             if progress:
                 progress(last, games)
-    return [summary(game_id, level, tally) for level, tally in tallies.items()]
+    rows = [summary(game_id, level, tally) for level, tally in tallies.items()]
+    if len(rows) == 2:
+        one, other = tallies.values()
+        rows[0]["paired"] = paired_difference(one, other)
+    return rows
+
+
+def paired_difference(one: Tally, other: Tally) -> dict[str, Any]:
+    """How much one level's mean score beats the other's, deal by deal (each deal played with both
+    levels in every seat, so its luck cancels), with the 95% interval of the mean difference."""
+    differences = [
+        one.scores[deal][0] / one.scores[deal][1] - other.scores[deal][0] / other.scores[deal][1]
+        for deal in one.scores
+        if deal in other.scores
+    ]
+    deals = len(differences)
+    mean = sum(differences) / deals if deals else 0.0
+    if deals < 2:
+        return {"difference": mean, "ci95": [math.nan, math.nan], "deals": deals}
+    error = math.sqrt(sum((d - mean) ** 2 for d in differences) / (deals - 1) / deals)
+    return {"difference": mean, "ci95": [mean - Z95 * error, mean + Z95 * error], "deals": deals}
 
 
 def play_games(
@@ -256,6 +376,13 @@ def table(game_id: str, rows: list[dict[str, Any]]) -> str:
         for counted in bot.COUNTED:
             line += f" {row[counted]:>10}"
         lines.append(line)
+    if "paired" in rows[0]:
+        paired = rows[0]["paired"]
+        low, high = paired["ci95"]
+        lines.append(
+            f"paired by deal: {rows[0]['level']} - {rows[1]['level']} mean score {paired['difference']:+.2f}"
+            f" (95% interval {low:+.2f} to {high:+.2f}, {paired['deals']} deals)"
+        )
     return "\n".join(lines)
 
 
@@ -271,20 +398,23 @@ def progress_bar(done: int, total: int) -> None:
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m zerogames.sim", description=__doc__.split("\n")[0])
     parser.add_argument("game", choices=sorted(GAMES))
-    levels = ", ".join(SIM_LEVELS)
+    levels = ", ".join((*SIM_LEVELS, REFERENCE))
     parser.add_argument("--seats", required=True, help=f"one level a seat, comma-separated: {levels}")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="one JSON object per level instead of a table")
     parser.add_argument("--options", type=json.loads, default={}, help="the game's options as JSON")
-    parser.add_argument("--budget", type=int, help="Hard's deals per decision (default: the game's own)")
+    parser.add_argument(
+        "--budget", type=int, help="Hard's deals (Zero Game: iterations) a decision (default: the game's own)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing at once (the same games)")
     args = parser.parse_args(argv)
     rules = GAMES[args.game]
     args.levels = args.seats.split(",")
-    unknown = [level for level in args.levels if level not in SIM_LEVELS]
+    known = (*SIM_LEVELS, REFERENCE) if args.game == "zero_game" else SIM_LEVELS
+    unknown = [level for level in args.levels if level not in known]
     if unknown:
-        parser.error(f"unknown level(s) {', '.join(unknown)}: choose from {', '.join(SIM_LEVELS)}")
+        parser.error(f"unknown level(s) {', '.join(unknown)}: choose from {', '.join(known)}")
     if not rules.min_players <= len(args.levels) <= rules.max_players:
         seats = f"{rules.min_players} to {rules.max_players}"
         parser.error(f"{rules.title} seats {seats} players, not {len(args.levels)}")

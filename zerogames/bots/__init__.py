@@ -4,7 +4,8 @@ Three levels sit at a table. Easy decides from the view in front of it. Normal a
 what the seat has been shown before (cards played, suits a player lacks, swaps, sightings): a memory
 folded from every view the seat is shown, in order, so that the same views always make the same
 memory. Normal plays a heuristic from view and memory; Hard samples the hidden cards consistently
-with all of that and plays each legal move out with the real engine, within a budget.
+with all of that and plays each legal move out with the real engine, within a budget (Zero Game's
+Hard grows a search tree over those samples instead: round_search).
 
 A policy returns one of `legal`, or None when the bot would rather wait (a snap in Cabo that it is not
 sure of: out of turn, waiting is always allowed).
@@ -51,7 +52,7 @@ def choose(game_id: str, view: View, legal: list[Action], level: str, rng: rando
 @dataclass
 class Bot:
     """One bot seat: its level, its memory of the views it was shown, and Hard's search budget
-    (determinized deals per decision; None: the game's default)."""
+    (determinized deals per decision, in Zero Game search iterations; None: the game's default)."""
 
     game_id: str
     level: str

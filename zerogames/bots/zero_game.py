@@ -1,10 +1,11 @@
 """Zero Game's bots. Easy bids the sure-looking tricks, then tries to win exactly that many. Normal
-weighs its bid on a few deals played out, then plays to its bid counting the cards out. Hard weighs
-every move so, on more deals."""
+weighs its bid on a few deals played out, then plays to its bid counting the cards out. Hard searches
+the round as a tree of its own information sets, bids and plays alike (round_search)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from zerogames.games import GAMES
@@ -12,6 +13,7 @@ from zerogames.games.base import State
 from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 from zerogames.games.zero_game import BIDS, PLAYS
 
+from . import round_search
 from .search import best_by_deals
 from .tricks import TricksSeen, higher_unseen
 
@@ -154,12 +156,14 @@ def play_to_bid(
     return min(sure or winners or cards, key=danger)
 
 
-# Hard: deals of the unseen cards that agree with the round so far (voids included), each rebuilt with
-# the real engine from a stacked deck and the round's bids and plays, then played out by every seat.
-# Every move made there is legal by construction (listed by the engine, or already made at the table),
-# so the engine performs it unchecked: play-outs are the search's whole budget.
+# Normal's bid: deals of the unseen cards that agree with the round so far (voids included), each
+# rebuilt with the real engine from a stacked deck and the round's bids and plays, then played out by
+# every seat. Every move made there is legal by construction (listed by the engine, or already made at
+# the table), so the engine performs it unchecked. Hard draws its deals the same way (deal_unseen) for
+# its own search.
 
-DEFAULT_BUDGET = 24
+# Hard's search iterations a decision.
+HARD_ITERATIONS = 1000
 # Normal weighs its bid on this many deals.
 NORMAL_DEALS = 10
 # In a play-out the other seats play greedily, but now and then at random: the table may hold anyone
@@ -173,9 +177,48 @@ RULES = GAMES["zero_game"]
 def hard(
     view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
 ) -> dict[str, Any]:
+    """The move an information-set search of the round prefers (round_search), on `budget` iterations;
+    Normal's when the round was not seen whole (the bot sat down mid-round) or no deal fits."""
     if len(legal) == 1:
         return legal[0]
-    return searched(view, legal, memory, rng, budget or DEFAULT_BUDGET) or normal(view, legal, memory, rng)
+    if memory.whole:
+        found = round_search.search(
+            lambda: round_now(view, memory, rng),
+            round_worth(view),
+            view["seat"],
+            budget or HARD_ITERATIONS,
+            rng,
+        )
+        if found is not None:
+            return BIDS[found] if isinstance(found, int) else PLAYS[found]
+    return normal(view, legal, memory, rng)
+
+
+def round_now(view: dict[str, Any], memory: Memory, rng: random.Random) -> round_search.Round | None:
+    """The round from here on as it may be: the unseen cards dealt to the other seats (none of a suit a
+    seat has shown it lacks), the bids, tricks and table as they are."""
+    hands = deal_unseen(view, memory, rng)
+    if hands is None:
+        return None
+    trump = view["trump"][1] if view["trump"] else None
+    trick = [(seat, card) for seat, card in view["trick"]]
+    return round_search.Round(
+        hands,
+        trump,
+        view["dealer"],
+        view["cards_dealt"],
+        list(view["bids"]),
+        list(view["tricks"]),
+        trick,
+        view["turn"],
+    )
+
+
+def round_worth(view: dict[str, Any]) -> Callable[[list[int]], float]:
+    """The seat's worth of a round's points (`worth`: in the game's last round, the game as well),
+    scaled to 0..1 by the most it can be."""
+    most = 10 + view["cards_dealt"] + (GAME_WORTH if view["round"] == view["rounds"] else 0)
+    return lambda points: worth(view, points) / most
 
 
 def searched(

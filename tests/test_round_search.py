@@ -1,0 +1,82 @@
+"""Zero Game Hard's search: its lean copy of a round's rules moves in lockstep with the engine, and its
+tree makes the moves a round plainly calls for."""
+
+from __future__ import annotations
+
+import random
+
+from zerogames.bots import Bot, round_search
+from zerogames.games import GAMES
+from zerogames.games.cards import STANDARD_DECK
+from zerogames.games.zero_game import BIDS, PLAYS
+
+RULES = GAMES["zero_game"]
+ROUNDS = 3000
+
+
+def lean(state: dict) -> round_search.Round:
+    """The engine's round as the search's copy of it."""
+    trump = state["stock"][0][1] if state["stock"] else None
+    return round_search.Round(
+        [list(hand) for hand in state["hands"]],
+        trump,
+        state["dealer"],
+        state["schedule"][state["round"]],
+        list(state["bids"]),
+        list(state["tricks"]),
+        list(state["trick"]),
+        state["turn"],
+    )
+
+
+def listed(state: dict) -> list:
+    return [
+        action["bid"] if action["type"] == "bid" else action["card"]
+        for action in RULES.legal_actions(state, state["turn"])
+    ]
+
+
+def test_the_lean_round_agrees_with_the_engine_on_every_move_of_thousands_of_random_rounds():
+    """Every legal set, turn, trick count and the points, after every move, from 3 to 7 players and 1 to
+    the most cards each, with and without a trump card."""
+    rng = random.Random(0)
+    for game in range(ROUNDS):
+        players = 3 + game % 5
+        cards = 1 + game % (52 // players)
+        state = RULES.new_game(players, game, {"schedule": [cards]})
+        copy = lean(state)
+        while state["phase"] != "over":
+            assert sorted(copy.legal(), key=str) == sorted(listed(state), key=str)
+            assert (copy.turn, copy.bids, copy.tricks) == (
+                state["turn"],
+                list(state["bids"]),
+                list(state["tricks"]),
+            )
+            assert not copy.over()
+            action = rng.choice(RULES.legal_actions(state, state["turn"]))
+            state = RULES.perform(state, state["turn"], action, 0.0)
+            copy.move(action["bid"] if action["type"] == "bid" else action["card"])
+        assert copy.over()
+        assert copy.tricks == list(state["tricks"])
+        assert copy.points() == list(state["history"][-1]["points"])
+
+
+def stacked(*first: str) -> list[str]:
+    """A deck whose top cards are `first` (dealt one at a time from the dealer's left), the rest after."""
+    return [*first, *(card for card in STANDARD_DECK if card not in first)]
+
+
+def test_hard_ducks_under_the_table_with_its_zero_bid_and_takes_the_trick_a_bid_of_two_needs():
+    """Seat 2 plays last to 9H and 3H holding the ace and the two of hearts: bidding nothing it ducks
+    with the two; bidding two (the same cards otherwise), it takes the trick with the ace."""
+    deck = stacked("9H", "3H", "AH", "KC", "4C", "2H", "2D")
+    for bid, wanted in [(0, "2H"), (2, "AH")]:
+        state = RULES.new_game(3, 0, {"schedule": [2], "dealer": 2, "decks": [deck]})
+        bot = Bot("zero_game", "hard")
+        bot.see(RULES.view(state, 2))
+        moves = [(0, BIDS[1]), (1, BIDS[0]), (2, BIDS[bid]), (0, PLAYS["9H"]), (1, PLAYS["3H"])]
+        for seat, action in moves:
+            state = RULES.apply(state, seat, action)
+            bot.see(RULES.view(state, 2))
+        action = bot.choose(RULES.view(state, 2), RULES.legal_actions(state, 2), random.Random(1))
+        assert action == {"type": "play", "card": wanted}
