@@ -134,13 +134,12 @@ def draw_whole(game_id: str, room: RoomInfo, context: dict[str, Any]) -> dict[st
 
 def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], who: Viewer) -> str:
     """The turn clock, drawn once per change for every viewer it says the same to: all but the seats it
-    names (who read "You have until ...") and the host (who may hand an away seat to a bot). Only with
-    a seat away does it hold forms, whose links carry the viewer's tab."""
+    names (who read "You have until ...") and the host (who may hand a seat to a bot, and set the
+    clock). Only the host's, or one with a seat away, holds forms, whose links carry the viewer's tab."""
     named = {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
-    forms = bool(published.away)
-    key = json.dumps(
-        [CLOCK, room.me if room.me in named else None, room.is_host and forms, who.tab if forms else None]
-    )
+    forms = bool(published.away) or room.is_host
+    me = room.me if room.me in named or room.is_host else None
+    key = json.dumps([CLOCK, me, room.is_host, who.tab if forms else None])
     html = shared.get(key)
     if html is None:
         face = clock_face(room, published)

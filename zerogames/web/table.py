@@ -200,7 +200,8 @@ def back(code: str):
 @bp.post("/r/<code>/seats/<int:index>/bot")
 def hand_to_bot(code: str, index: int):
     room = find_room(code)
-    return attempt(room, lambda: web_registry().hand_to_bot(room, identity.current_uid(), index))
+    level = request.form.get("level", "easy")
+    return attempt(room, lambda: web_registry().hand_to_bot(room, identity.current_uid(), index, level))
 
 
 @bp.post("/r/<code>/again")

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import url_for
 
+from zerogames import clock as turn_clocks
 from zerogames.games import GAMES
 from zerogames.rooms import Published
 
@@ -99,9 +100,19 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
     abandoned."""
     if published.status == "over" and GAMES[room.game_id].result(published.state) is None:
         return {"abandoned": True, "waiting": [], "away": [], "timed_out": None}
-    if published.status != "playing" or not (published.deadlines or published.away):
+    if published.status != "playing":
         return None
     names = room.names
+    # Players gone from the table (no page of it open) whom no clock has marked away: the host may let
+    # a bot play for them at once, so that a friends' table never waits on someone who left.
+    gone = [
+        {"seat": seat, "name": names[seat]}
+        for seat, who in enumerate(published.seats)
+        if who.uid is not None and who.bot is None and seat not in published.away
+        and who.uid not in published.connected and seat != room.me
+    ]
+    if not (published.deadlines or published.away or room.is_host):
+        return None
     return {
         "abandoned": False,
         "waiting": [
@@ -118,8 +129,10 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
             {"seat": seat, "name": names[seat], "bot": published.seats[seat].bot is not None}
             for seat in sorted(published.away)
         ],
+        "gone": gone if room.is_host else [],
         "timed_out": published.timed_out,
         "names": names,
+        "chosen_clock": published.options.get(turn_clocks.OPTION),
     }
 
 
