@@ -82,6 +82,8 @@ class Table:
     figure_lines: FigureLines
     options: tuple[Choice, ...] = ()
     script: bool = False
+    # What the game is, in one line for the home page, to tell it from its neighbours.
+    tagline: str = ""
     # Where its templates, styles and script are, from the game's id.
     templates: str = field(init=False)
     stylesheet: str = field(init=False)

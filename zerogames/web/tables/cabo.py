@@ -15,6 +15,7 @@ def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[
 # Cabo's table draws every seat's slots with the controls of the moment: it changes with almost any action.
 TABLE = Table(
     "cabo",
+    tagline="Four hidden cards: use powers, snap matches and remember where the low ones are.",
     figure_lines=figure_lines,
     regions=(
         Region(

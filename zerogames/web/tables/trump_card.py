@@ -26,6 +26,7 @@ def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[
 
 TABLE = Table(
     "trump_card",
+    tagline="Two teams of two bank the pile; only a 52-0 sweep wins.",
     figure_lines=figure_lines,
     regions=(
         Region(

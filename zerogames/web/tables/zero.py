@@ -14,6 +14,7 @@ def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[
 
 TABLE = Table(
     "zero",
+    tagline="Everyone plays a card face down at once, then guesses the sum.",
     figure_lines=figure_lines,
     regions=(
         Region(

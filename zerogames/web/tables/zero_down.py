@@ -16,6 +16,7 @@ def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[
 # Zero Down: the pool and the recent moves change with every swap, your cards only on your own.
 TABLE = Table(
     "zero_down",
+    tagline="Swap with a face-up pool to collect five of a colour and five of a number.",
     figure_lines=figure_lines,
     regions=(
         Region(

@@ -14,6 +14,7 @@ def figure_lines(figures: list[dict[str, Any]], durations: list[float]) -> list[
 
 TABLE = Table(
     "zero_game",
+    tagline="Trick-taking: bid the tricks you will take; the dealer may not make the bids add up.",
     figure_lines=figure_lines,
     regions=(
         Region(
