@@ -127,13 +127,13 @@ def play_out(registry, room) -> None:
 def test_the_end_of_a_ranked_game_rates_its_players_at_once(registry):
     sign_up(registry.store, "ann", "bea", "cal")
     room = seated(registry, ["ann", "bea", "cal"])
-    assert room.published.ranked and room.published.ratings == ("0?", "0?", "0?")
+    assert room.published.ranked and room.published.ratings == ("1000", "1000", "1000")
     play_out(registry, room)
     after = registry.store.ratings_of("zero_game", ["ann", "bea", "cal"])
     assert {player: rating.games for player, rating in after.items()} == {"ann": 1, "bea": 1, "cal": 1}
     # Beside each name at the table: the new ratings, in the publication of the game's end.
     assert room.published.ratings == tuple(after[p].shown for p in ("ann", "bea", "cal"))
-    assert room.published.ratings != ("0?", "0?", "0?")
+    assert room.published.ratings != ("1000", "1000", "1000")
     # The rating came with the game's end: a restarted registry finds both.
     rebuilt = registry.rebuild(room.code)
     assert rebuilt.status == "over" and rebuilt.ranked and rebuilt.ratings == room.published.ratings
@@ -157,7 +157,7 @@ def test_an_abandoned_ranked_game_is_rated_as_its_scores_stood(registry):
     places = registry.store.db.execute("select player, place from rating_history order by seat").fetchall()
     best = max(scores)
     assert [place == 1 for _, place in places] == [score == best for score in scores]
-    assert room.published.ratings != ("0?", "0?", "0?")
+    assert room.published.ratings != ("1000", "1000", "1000")
 
 
 def test_a_player_marked_away_at_the_end_finishes_last(registry):
@@ -247,7 +247,7 @@ def test_the_lobby_says_which_and_a_ranked_table_shows_each_rating(app, registry
     assert response.status_code == 200 and room.ranked
     lobby = words(page(ann, room.code))
     assert "Ranked table : only signed-up players sit here, no bots" in lobby
-    assert lobby.count("rating 0?") == 3
+    assert lobby.count("rating 1000") == 3
     play_out(registry, room)
     table = words(page(ann, room.code))
     assert all(f"rating {shown}" in table for shown in room.published.ratings)
