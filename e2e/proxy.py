@@ -1,6 +1,8 @@
-"""nginx in front of several server processes, as the README sets it up: /r/CODE... to a process
-chosen by the room's code (consistent hashing), everything else to any process. Run by the test
-itself, on a free port of the loopback, from a temporary folder."""
+"""What stands between the browser and the site in the browser tests, on a free port of the loopback.
+
+`Nginx`: nginx in front of several server processes, as the README sets it up: /r/CODE... to a
+process chosen by the room's code (consistent hashing), everything else to any process; run from a
+temporary folder. `Stall`: a plain TCP relay that can stop forwarding for a while."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -106,3 +109,50 @@ class Nginx:
 
 def available() -> bool:
     return os.access(NGINX, os.X_OK)
+
+
+class Stall:
+    """A TCP proxy on the loopback that can stop forwarding without closing anything, as a lift, a
+    tunnel or a closed laptop lid does: what is sent meanwhile waits, and flows on when it resumes."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.flowing = threading.Event()
+        self.flowing.set()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def stall(self) -> None:
+        self.flowing.clear()
+
+    def resume(self) -> None:
+        self.flowing.set()
+
+    def close(self) -> None:
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:
+                client.close()  # the server is down: a refused connection, as the browser would see
+                continue
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                self.flowing.wait()
+                sink.sendall(data)
+            self.flowing.wait()
+            sink.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass

@@ -32,7 +32,7 @@ def test_two_signed_up_players_play_a_ranked_game_and_see_their_ratings(browser,
     join_room(bea, server.url, code, "Bea")
     for page in (ann, bea):
         expect(page.locator("#lobby")).to_contain_text("Ranked table")
-        expect(page.locator(".lobby-seat .badge.rating")).to_have_text(["rating 0?", "rating 0?"])
+        expect(page.locator(".lobby-seat .badge.rating")).to_have_text(["rating 1000", "rating 1000"])
     expect(ann.get_by_role("button", name="Add an Easy bot")).to_be_disabled()
     ann.get_by_role("button", name="Start the game").click()
     play_until_over([ann, bea], take_turn=cabo_turn, limit=90)
@@ -42,7 +42,7 @@ def test_two_signed_up_players_play_a_ranked_game_and_see_their_ratings(browser,
     for page in (ann, bea):
         ratings = page.locator("#table .cabo-seat .badge.rating")
         expect(ratings).to_have_count(2)
-        expect(ratings.first).not_to_have_text("rating 0?")
+        expect(ratings.first).not_to_have_text("rating 1000")
         seen.append(sorted(ratings.all_inner_texts()))
         own.append(page.locator("#table .cabo-seat.mine .badge.rating").inner_text().removeprefix("rating "))
     assert seen[0] == seen[1] == sorted(f"rating {shown}" for shown in own)

@@ -27,7 +27,9 @@ def test_a_five_player_free_for_all_with_a_tie():
     assert after["dan"].mu == pytest.approx(21.5553, abs=1e-4)
     # openskill 6.2's Plackett-Luce credits a shared first place less than a third place (its known
     # tie handling); the tie is rated equally, and everyone's first game leaves them provisional.
-    assert [after[name].shown for name in FIVE] == ["0?", "1?", "1?", "-3?", "2?"]
+    # Shown as players read it: 1000 at the start, 40 points an ordinal point (Dan's is -2.9: 883).
+    assert Rating().shown == "1000"
+    assert [after[name].shown for name in FIVE] == ["1016", "1045", "1045", "883", "1074"]
     assert all(rating.games == 1 for rating in after.values())
 
 
@@ -78,7 +80,7 @@ def test_a_rating_goes_on_from_the_one_before():
     after = rate(before, rated_lines("cabo", {"scores": (50, 10)}, ["ann", "bea"]))
     assert after["bea"].mu > 20.0 and after["ann"].mu < 30.0
     assert (after["ann"].games, after["bea"].games) == (41, 36)
-    assert not after["ann"].provisional and after["ann"].shown == str(round(after["ann"].ordinal))
+    assert not after["ann"].provisional and after["ann"].shown == str(round(1000 + 40 * after["ann"].ordinal))
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -15,7 +15,10 @@ from openskill.models import PlackettLuce
 from zerogames.games.base import Side, ranks
 
 MODEL = PlackettLuce()
-# A rating stays provisional (shown with "?", kept off the leaderboards) while its uncertainty is above
+# A new player's shown rating, and the shown points per point of openskill's ordinal.
+SHOWN_START = 1000
+SHOWN_SCALE = 40
+# A rating stays provisional (kept off the leaderboards) while its uncertainty is above
 # this: some 30 games of five players.
 PROVISIONAL_SIGMA = 5.0
 # The fewest players a rated game has (each game's own minimum counts too: Trump Card's is four).
@@ -51,8 +54,9 @@ class Rating:
 
     @property
     def shown(self) -> str:
-        """The ordinal to the nearest whole number, with "?" while provisional: "12", "3?"."""
-        return f"{round(self.ordinal)}{'?' if self.provisional else ''}"
+        """The number players read: 1000 plus 40 points an ordinal point, so that a new player reads
+        1000 (openskill's ordinal starts at 0 and a first loss makes it negative), never below 0."""
+        return str(max(0, round(SHOWN_START + SHOWN_SCALE * self.ordinal)))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ Pure: no Flask and no clock. The engines are deterministic, so a replay is the l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from zerogames.games import GAMES
@@ -91,11 +92,12 @@ class Replay:
             starts.setdefault(step.round, step.n)
         return list(starts.items())
 
-    def scores_by_round(self) -> list[list[int]]:
-        """Every seat's score at the end of each round: a round ends with the action that moves the
-        table to the next one, or with the game's last."""
+    def scores_by_round(self, until: int | None = None) -> list[list[int]]:
+        """Every seat's score at the end of each round (ended by step `until`, if given): a round ends
+        with the action that moves the table to the next one, or with the game's last."""
         rules, series = self.rules, []
-        for before, step in zip(self.steps, self.steps[1:], strict=False):
+        steps = self.steps if until is None else self.steps[: until + 1]
+        for before, step in pairwise(steps):
             if step.round != before.round or step is self.steps[-1]:
                 series.append(rules.scores(step.state))
         return series

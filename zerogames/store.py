@@ -755,14 +755,14 @@ class Store:
         return found
 
     def leaderboard(self, game: str, offset: int, limit: int) -> list[tuple[str, str, Rating]]:
-        """A game's settled (not provisional) ratings, best first, from the `offset`-th: each player's
-        id, username and rating."""
+        """A game's ratings (provisional ones too: friends who play only each other are listed from their
+        first game), best first, from the `offset`-th: each player's id, username and rating."""
         with self.lock:
             rows = self.db.execute(
                 "select r.player, p.username, r.mu, r.sigma, r.games from ratings r"
-                " join players p on p.id = r.player where r.game = ? and r.sigma <= ?"
+                " join players p on p.id = r.player where r.game = ?"
                 " order by r.ordinal desc, r.player limit ? offset ?",
-                [game, ratings.PROVISIONAL_SIGMA, limit, offset],
+                [game, limit, offset],
             ).fetchall()
         return [(player, username, Rating(mu, sigma, games)) for player, username, mu, sigma, games in rows]
 
@@ -770,24 +770,24 @@ class Store:
         """How many players the game's leaderboard lists, up to `most`."""
         with self.lock:
             (count,) = self.db.execute(
-                "select count(*) from (select 1 from ratings where game = ? and sigma <= ?"
+                "select count(*) from (select 1 from ratings where game = ?"
                 " order by ordinal desc limit ?) as listed",
-                [game, ratings.PROVISIONAL_SIGMA, most],
+                [game, most],
             ).fetchone()
         return count
 
     def leaderboard_place(self, game: str, player: str) -> int | None:
-        """The player's place on the game's leaderboard, 1 the best; None while provisional or unrated."""
+        """The player's place on the game's leaderboard, 1 the best; None while unrated."""
         with self.lock:
             mine = self.db.execute(
                 "select ordinal, sigma from ratings where game = ? and player = ?", [game, player]
             ).fetchone()
-            if mine is None or mine[1] > ratings.PROVISIONAL_SIGMA:
+            if mine is None:
                 return None
             (better,) = self.db.execute(
-                "select count(*) from ratings where game = ? and sigma <= ?"
+                "select count(*) from ratings where game = ?"
                 " and (ordinal > ? or (ordinal = ? and player < ?))",
-                [game, ratings.PROVISIONAL_SIGMA, mine[0], mine[0], player],
+                [game, mine[0], mine[0], player],
             ).fetchone()
         return better + 1
 

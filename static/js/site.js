@@ -12,29 +12,70 @@
     return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
-  // The open socket, and its wrapper (which can open a fresh one).
-  var socket = null, channel = null;
-  function liveStatus(words, state) {
+  // The live channel: `latest` the socket last opened, `socket` the live one, `channel` its wrapper.
+  var socket = null, latest = null, channel = null, retries = 0, retry = null, held = null;
+  // At once, then a capped jittered back-off: back within 2 s, without a stampede.
+  function backoff() { return retries++ && Math.min(2000, 125 << retries) * (0.5 + Math.random() / 2); }
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = backoff;
+    htmx.createWebSocket = function (url) { return (latest = new WebSocket(url)); };
+  }
+  function showStatus() {
     var el = byId("live-status");
-    if (el) { el.textContent = words; el.dataset.state = state; }
+    if (el) el.dataset.state = (el.textContent = navigator.onLine ? (socket ? "Live" : "Reconnecting…") : "Offline");
+  }
+  // Online, seen again, or failed: a quiet socket may never say so.
+  function reopen() {
+    if (!channel || !navigator.onLine) return;
+    clearTimeout(retry);
+    retries = 0;
+    socket = null;
+    showStatus();
+    channel.reconnect();
   }
   on("htmx:wsOpen", function (event) {
-    // What this page shows: the server sends only what changed since (not the table over one's typing).
-    var shown = byId("room-version");
-    event.detail.socketWrapper.sendImmediately(JSON.stringify(shown ? { seq: shown.dataset.seq } : {}));
-    socket = event.detail.event.target;
+    var opened = event.detail.event.target;
     channel = event.detail.socketWrapper;
-    liveStatus("Live", "open");
+    if (opened !== latest) return opened.close();
+    // What this page shows: the server sends only what changed since.
+    var shown = byId("room-version");
+    channel.sendImmediately(JSON.stringify(shown ? { seq: shown.dataset.seq } : {}));
+    socket = opened;
+    retries = 0;
+    showStatus();
+    if (held) htmx.ajax("POST", held.path, { source: byId("room"), values: held.values, swap: "none" });
+    held = null;
   });
   on("htmx:wsClose", function (event) {
-    // A socket given up may report its close after its successor opened.
-    if (event.detail.event.target !== socket) return;
+    var closed = event.detail.event;
+    if (closed.target !== latest) return;  // given up, closing after its successor opened
     socket = null;
-    liveStatus("Reconnecting…", "closed");
+    showStatus();
+    // The extension reopens by itself after these only.
+    if ([1006, 1011, 1012, 1013].indexOf(closed.code) < 0) retry = setTimeout(channel.reconnect, backoff());
   });
+  addEventListener("online", reopen);
+  addEventListener("offline", showStatus);
+  on("visibilitychange", function () { if (!doc.hidden && !socket) reopen(); });
   // While live, an answer need not carry the table: the push brings it.
   on("htmx:configRequest", function (event) {
     if (socket) event.detail.headers["X-Live"] = "1";
+  });
+
+  // A move made while the channel is down waits (the last one tapped) and is sent once it is live, with
+  // the version it was chosen on: the server refuses it, saying why, if the table moved meanwhile.
+  function hold(config) {
+    var notice = byId("notice"), values = {};
+    config.formData.forEach(function (value, key) { values[key] = key in values ? [].concat(values[key], value) : value; });
+    held = { path: config.path, values: values };
+    notice.innerHTML = '<p class="notice">Not connected: your move will be sent when the table is live again.</p>';
+  }
+  function isTableMove(config) { return config.verb === "post" && config.elt.closest(".live"); }
+  on("htmx:beforeRequest", function (event) {
+    if ((!socket || !navigator.onLine) && isTableMove(event.detail.requestConfig)) event.preventDefault(hold(event.detail.requestConfig));
+  });
+  on("htmx:sendError", function (event) {
+    if (isTableMove(event.detail.requestConfig)) reopen(hold(event.detail.requestConfig));
   });
 
   on("click", function (event) {
@@ -64,8 +105,8 @@
     }
   });
 
-  // An answer with the table (a stale move's) while live: the channel failed, open a fresh one. A
-  // refusal floats above the control used.
+  // An answer with the table (a stale move's) while live: the channel failed. A refusal floats above
+  // the control used.
   var used = null;
   on("htmx:beforeRequest", function (event) {
     var trigger = event.detail.requestConfig.triggeringEvent;
@@ -73,7 +114,7 @@
   });
   on("htmx:afterRequest", function (event) {
     var holder = byId("notice-holder"), near = used && used.isConnected ? used : doc.activeElement;
-    if (socket && /<div id="room"/.test(event.detail.xhr.responseText)) channel.reconnect();
+    if (socket && /<div id="room"/.test(event.detail.xhr.responseText)) reopen();
     if (holder) requestAnimationFrame(function () {
       holder.className = holder.textContent.trim() && near && near.closest("#room") ? "beside" : "";
       if (!holder.className) return;
@@ -93,7 +134,7 @@
     event.preventDefault();
   });
 
-  // A pushed region replaces the focused element: focus its successor (same value, else same place).
+  // A pushed region replaced the focused element: focus its successor (same value, else place).
   var CONTROLS = "button, input, select, a[href]", focused = null;
   on("focusin", function (event) {
     var region = event.target.closest("section[id]");
@@ -110,8 +151,8 @@
     if (target) target.focus({ preventScroll: true });
   }
 
-  // The status in words for a screen reader (#announcer), "Your turn" in the title, a chime: at a live
-  // table, not a replay's. `quietly`: on page load, the table as it stands is not said.
+  // The status in words for screen readers, "Your turn" in the title, a chime: at a live table only.
+  // `quietly`: on page load, the table as it stands is not said.
   var said = null, title = doc.title, wasMyTurn = false;
   function announce(quietly) {
     if (!live) return;
@@ -144,9 +185,8 @@
     } catch (ignored) { /* no sound is no harm */ }
   }
 
-  // A [data-flip] card a swap moved glides from its old place, a new one from its data-from (the seat
-  // that played it), a removed one off to its data-to (the trick to its winner). CSS transitions
-  // (.gliding): reduced motion makes them instant.
+  // A moved [data-flip] card glides from its old place, a new one from its data-from (its player), a
+  // removed one to its data-to (a trick to its winner); reduced motion makes them instant.
   var before = null;
   function snapshot() {
     before = {};
@@ -192,8 +232,8 @@
     });
   }
 
-  // The turn clock: the server sends each deadline once (data-until, Unix seconds), never a push a
-  // second; data-server-time corrects a browser whose clock is off.
+  // The turn clock: each deadline is sent once (data-until, Unix seconds), not a push a second;
+  // data-server-time corrects a browser's clock.
   var live = doc.querySelector("[data-server-time]"), skew = live ? live.dataset.serverTime - Date.now() / 1000 : 0;
   function tick() {
     var now = Date.now() / 1000 + skew;

@@ -13,7 +13,7 @@ from tests.web.test_turn_clock import START, due, moment  # noqa: F401 (moment: 
 from zerogames import clock, recompute_ratings
 from zerogames.games import GAMES
 from zerogames.games.base import Side
-from zerogames.ratings import PROVISIONAL_SIGMA, lines
+from zerogames.ratings import lines
 from zerogames.rooms import Refused, ranked
 from zerogames.store import Store, open_store
 
@@ -65,20 +65,19 @@ def test_recomputing_from_the_history_gives_the_stored_ratings(store):
     assert stored(store) == before
 
 
-def test_a_leaderboard_lists_settled_ratings_best_first(store):
-    simulate_rated_games(store, 150, kinds=["zero_game"])
+def test_a_leaderboard_lists_every_rated_player_best_first_provisional_ones_too(store):
+    simulate_rated_games(store, 20, kinds=["zero_game"])
     board = store.leaderboard("zero_game", 0, 100)
+    rated = [p for p in PLAYERS if store.ratings_of("zero_game", [p])]
+    assert {player for player, *_ in board} == set(rated)
+    assert any(rating.provisional for *_, rating in board)
     ordinals = [rating.ordinal for *_, rating in board]
-    assert board and ordinals == sorted(ordinals, reverse=True)
-    assert all(rating.sigma <= PROVISIONAL_SIGMA for *_, rating in board)
+    assert ordinals == sorted(ordinals, reverse=True)
     assert store.leaderboard_length("zero_game", 100) == len(board) > 5
     assert store.leaderboard_length("zero_game", 5) == 5
     for place, (player, username, _) in enumerate(board, start=1):
         assert store.leaderboard_place("zero_game", player) == place and username == player
     assert store.leaderboard("zero_game", 2, 3) == board[2:5]
-    settled = {player for player, *_ in board}
-    provisional = [p for p in PLAYERS if p not in settled and store.ratings_of("zero_game", [p])]
-    assert all(store.leaderboard_place("zero_game", p) is None for p in provisional)
     assert store.leaderboard_place("zero_game", "nobody") is None
 
 
@@ -129,13 +128,13 @@ def play_out(registry, room) -> None:
 def test_the_end_of_a_ranked_game_rates_its_players_at_once(registry):
     sign_up(registry.store, "ann", "bea", "cal")
     room = seated(registry, ["ann", "bea", "cal"])
-    assert room.published.ranked and room.published.ratings == ("0?", "0?", "0?")
+    assert room.published.ranked and room.published.ratings == ("1000", "1000", "1000")
     play_out(registry, room)
     after = registry.store.ratings_of("zero_game", ["ann", "bea", "cal"])
     assert {player: rating.games for player, rating in after.items()} == {"ann": 1, "bea": 1, "cal": 1}
     # Beside each name at the table: the new ratings, in the publication of the game's end.
     assert room.published.ratings == tuple(after[p].shown for p in ("ann", "bea", "cal"))
-    assert room.published.ratings != ("0?", "0?", "0?")
+    assert room.published.ratings != ("1000", "1000", "1000")
     # The rating came with the game's end: a restarted registry finds both.
     rebuilt = registry.rebuild(room.code)
     assert rebuilt.status == "over" and rebuilt.ranked and rebuilt.ratings == room.published.ratings
@@ -159,7 +158,7 @@ def test_an_abandoned_ranked_game_is_rated_as_its_scores_stood(registry):
     places = registry.store.db.execute("select player, place from rating_history order by seat").fetchall()
     best = max(scores)
     assert [place == 1 for _, place in places] == [score == best for score in scores]
-    assert room.published.ratings != ("0?", "0?", "0?")
+    assert room.published.ratings != ("1000", "1000", "1000")
 
 
 def test_a_player_marked_away_at_the_end_finishes_last(registry):
@@ -226,7 +225,7 @@ def test_the_leaderboard_page_lists_the_settled_and_marks_the_viewer(app, regist
     assert "You have no Zero Game rating yet" in stranger
     trump = words(player("Guest").get("/leaderboard/trump_card").text)
     assert "rated as two teams of two: a KHOTI team finishes first, and a draw ranks" in trump
-    assert "No settled rating yet." in trump
+    assert "No rating yet." in trump
     assert player("Guest").get("/leaderboard/zero_game?page=2").status_code == 404
     assert player("Guest").get("/leaderboard/chess").status_code == 404
 
@@ -240,7 +239,7 @@ def test_the_lobby_says_which_and_a_ranked_table_shows_each_rating(app, registry
     assert response.status_code == 200 and room.ranked
     lobby = words(page(ann, room.code))
     assert "Ranked table : only signed-up players sit here, no bots" in lobby
-    assert lobby.count("rating 0?") == 3
+    assert lobby.count("rating 1000") == 3
     play_out(registry, room)
     table = words(page(ann, room.code))
     assert all(f"rating {shown}" in table for shown in room.published.ratings)

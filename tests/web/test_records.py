@@ -73,6 +73,16 @@ def sign_in(client, username="ann", password=PASSWORD, address="127.0.0.1"):
     )
 
 
+# A name with every character HTML escapes: each page must show it as typed, escaped once.
+TRICKY_NAME = 'O\'Neil <i>A</i>&"B"'
+
+
+def shows_as_typed(html: str) -> None:
+    assert TRICKY_NAME not in html  # never unescaped
+    assert TRICKY_NAME in unescape(html)
+    assert "&amp;lt;" not in html and "&amp;#39;" not in html and "&amp;amp;" not in html  # never twice
+
+
 def replay_links(html: str) -> list[str]:
     return re.findall(r'href="/replay/([A-Z]+-\d+)"', html)
 
@@ -349,9 +359,9 @@ def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_vie
     """A player and Easy bots to the end; then the table's end, the replay's first, middle and last
     steps from a seat and all open, and the player's page, as every game's own templates draw them."""
     rules = GAMES[game_id]
-    ann = player("Ann")
+    ann = player(TRICKY_NAME)
     uid = uid_of(ann)
-    room = registry.create(game_id, {}, uid, "Ann")
+    room = registry.create(game_id, {}, uid, TRICKY_NAME)
     for _ in range(rules.min_players - 1):
         registry.add_bot(room, uid, "easy")
     registry.start(room, uid)
@@ -367,11 +377,23 @@ def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_vie
     game = f"{room.code}-{room.game_no}"
     assert "Watch replay" in ann.get(f"/r/{room.code}").text
     last = len(registry.store.all_actions(room.code, room.game_no))
+    charted = []
     for step in (0, last // 2, last):
         for view in ("0", "1", "open"):
-            page = unescape(ann.get(f"/replay/{game}?step={step}&view={view}").text)
+            html = ann.get(f"/replay/{game}?step={step}&view={view}").text
+            page = unescape(html)
             assert f"Step {step} of {last}" in page, (step, view)
-    assert replay_links(ann.get("/me").text) == [game]
+            # A replay has no move to make: no control of the table posts anything.
+            controls = re.findall(r'<(?:button|input)[^>]*name="action[^>]*>', html)
+            assert all(" disabled" in control for control in controls), (step, view)
+            shows_as_typed(html)
+        charted.append(html.count("<polyline"))
+    # The chart grows with the steps: nothing at the deal, every seat's line by the end.
+    assert charted[0] == 0 and charted[-1] == rules.min_players, charted
+    shows_as_typed(ann.get(f"/r/{room.code}").text)
+    me = ann.get("/me").text
+    shows_as_typed(me)
+    assert replay_links(me) == [game]
 
 
 def test_viewers_asking_for_one_replay_at_once_share_one_rebuild(player, registry, monkeypatch):

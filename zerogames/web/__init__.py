@@ -11,6 +11,7 @@ from zerogames.store import open_store
 
 from . import (
     accounts,
+    assets,
     guard,
     history,
     identity,
@@ -34,6 +35,7 @@ def init_app(app: Flask) -> None:
     app.jinja_environment = TemplateEnvironment
     app.session_interface = identity.SessionInterface()
     guard.init_app(app)
+    assets.init_app(app)
     limits.init_app(app)
     store = open_store(app.config["DATABASE_URL"], app.config["DATABASE"])
     index, count = (int(part) for part in app.config["SHARD"].split("/"))

@@ -69,14 +69,16 @@ def kept_replay(code: str, game_no: int) -> Replay | None:
     return current_app.extensions["zerogames.replays"].kept_one(code, game_no)
 
 
-def chart_of(replay: Replay) -> Markup:
-    """The game's score chart, drawn once (a long game's is a few hundred points)."""
-    if "chart" not in replay.memo:
+def chart_of(replay: Replay, until: int | None = None) -> Markup:
+    """The game's score chart (of the rounds ended by step `until`, if given: a replay's chart tells
+    nothing ahead of its step), drawn once (a long game's is a few hundred points)."""
+    key = f"chart {until}"
+    if key not in replay.memo:
         names = [seat["name"] for seat in replay.record.seats]
-        chart = score_chart(replay.scores_by_round(), names, replay.rules.round_key.title())
+        chart = score_chart(replay.scores_by_round(until), names, replay.rules.round_key.title())
         macro = current_app.jinja_env.get_template("records/_chart.html").module.score_chart
-        replay.memo["chart"] = Markup(macro(chart))
-    return replay.memo["chart"]
+        replay.memo[key] = Markup(macro(chart))
+    return replay.memo[key]
 
 
 def game_record(code: str, game_no: int) -> str:

@@ -29,6 +29,7 @@ def home():
         "lobby/home.html",
         games=tables.playable_games(),
         options={game_id: table.options for game_id, table in tables.TABLES.items()},
+        taglines={game_id: table.tagline for game_id, table in tables.TABLES.items()},
         name=identity.current_name(),
     )
 

@@ -75,7 +75,7 @@ def table_room(replay: Replay, n: int, me: int | None) -> RoomInfo:
 def draw_table(replay: Replay, n: int, me: int | None, view: dict[str, Any]) -> str:
     """The game's table at step n, drawn by its own templates (with no move to make)."""
     room = table_room(replay, n, me)
-    context = {"tab": {}, "my_name": None, "act_url": None, "room": room, "view": view}
+    context = {"tab": {}, "my_name": None, "act_url": None, "room": room, "view": {**view, "legal": []}}
     context |= {"now": replay.steps[n].now, "replay": True}
     return room_body(render.draw_whole(replay.record.game, room, context), room.status, replay.record.game)
 
@@ -98,7 +98,7 @@ def say_every_step(replay: Replay, me: int | None, describe: Any) -> list[str]:
         view = replay.rules.view(step.state, me, step.now)
         # What the game's words ask for beyond the last move and the names (Zero: the reveal), from the view.
         more = [view.get(argument) for argument in describe.arguments[2:]]
-        words.append(str(describe(view["last"], names, *more)).strip() if view["last"] else "")
+        words.append(describe(view["last"], names, *more).strip() if view["last"] else "")
     return words
 
 
@@ -147,7 +147,7 @@ def replay(game: str):
         rounds=rounds,
         current_round=replay.steps[n].round,
         label=label,
-        chart=chart_of(replay),
+        chart=chart_of(replay, n),
         open_hands=view["hands"] if me is None else None,
     )
 

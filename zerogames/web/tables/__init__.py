@@ -75,6 +75,8 @@ class Table:
     regions: tuple[Region, ...]
     options: tuple[Choice, ...] = ()
     script: bool = False
+    # What the game is, in one line for the home page, to tell it from its neighbours.
+    tagline: str = ""
     # Where its templates, styles and script are, from the game's id.
     templates: str = field(init=False)
     stylesheet: str = field(init=False)

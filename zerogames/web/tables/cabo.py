@@ -5,6 +5,7 @@ from . import EVERYONE, Choice, Region, Table
 # Cabo's table draws every seat's slots with the controls of the moment: it changes with almost any action.
 TABLE = Table(
     "cabo",
+    tagline="Four hidden cards: use powers, snap matches and remember where the low ones are.",
     regions=(
         Region(
             "status",

@@ -4,6 +4,7 @@ from . import Region, Table
 
 TABLE = Table(
     "zero",
+    tagline="Everyone plays a card face down at once, then guesses the sum.",
     regions=(
         Region(
             "status",

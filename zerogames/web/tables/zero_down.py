@@ -5,6 +5,7 @@ from . import EVERYONE, Choice, Region, Table
 # Zero Down: the pool and the recent moves change with every swap, your cards only on your own.
 TABLE = Table(
     "zero_down",
+    tagline="Swap with a face-up pool to collect five of a colour and five of a number.",
     regions=(
         Region(
             "status",

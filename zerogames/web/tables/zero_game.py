@@ -4,6 +4,7 @@ from . import EVERYONE, WAITING, Region, SeatLines, Table
 
 TABLE = Table(
     "zero_game",
+    tagline="Trick-taking: bid the tricks you will take; the dealer may not make the bids add up.",
     regions=(
         Region(
             "status",

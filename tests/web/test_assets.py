@@ -1,0 +1,35 @@
+"""What a phone downloads: pages compressed, and static files named by their content and kept a year."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+from pathlib import Path
+
+from .conftest import create_room
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_page_is_sent_gzipped_to_a_browser_that_accepts_it_and_plain_to_one_that_does_not(player):
+    ann = player("Ann")
+    plain = ann.get("/r/" + create_room(ann, "zero_game"))
+    assert "Content-Encoding" not in plain.headers
+    code = plain.request.path.rsplit("/", 1)[-1]
+    packed = ann.get(f"/r/{code}", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert len(packed.data) < len(plain.data) / 2
+    assert gzip.decompress(packed.data).decode().count('id="room"') == 1
+
+
+def test_every_static_file_of_a_page_is_named_by_its_content_and_kept_a_year(player):
+    html = player("Ann").get("/").text
+    links = re.findall(r'"/static/([^"?]+)\?v=([0-9a-f]+)"', html)
+    assert {path for path, _ in links} >= {"css/site.css", "js/site.js", "favicon.svg"}
+    assert len(links) == html.count('"/static/')  # none unnamed
+    for path, version in links:
+        assert version == hashlib.sha256((ROOT / "static" / path).read_bytes()).hexdigest()[:12]
+    response = player("Bea").get(f"/static/{links[0][0]}?v={links[0][1]}")
+    assert response.status_code == 200
+    assert response.cache_control.max_age == 365 * 24 * 3600 and response.cache_control.immutable
