@@ -41,6 +41,8 @@ SECONDS_PER_ACTION = 1.0
 # The outside reference's seat, and its simulations a move.
 REFERENCE = "ismcts"
 REFERENCE_SIMULATIONS = 1000
+# The one game the reference seat plays: the one whose bots name OpenSpiel's game of the same rules.
+ROUND_GAME = next(game for game, module in MODULES.items() if hasattr(module, "OPENSPIEL_GAME"))
 # A game that has not ended after this many actions is a bug, not a long game.
 MOST_ACTIONS = 100_000
 Z95 = 1.959964
@@ -169,7 +171,8 @@ class OpenSpielSeat:
         """A fresh `oh_hell` round with the engine's deal: its dealer, each hand, the trump card."""
         players = state["players"]
         cards = len(state["hands"][0])
-        game = self.pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": cards})
+        rules = {"players": players, "num_tricks_fixed": cards}
+        game = self.pyspiel.load_game(MODULES[ROUND_GAME].OPENSPIEL_GAME, rules)
         round_ = game.new_initial_state()
         round_.apply_action(round_.chance_outcomes()[0][0])  # the number of tricks, fixed
         round_.apply_action(state["dealer"])
@@ -411,7 +414,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     rules = GAMES[args.game]
     args.levels = args.seats.split(",")
-    known = (*SIM_LEVELS, REFERENCE) if args.game == "zero_game" else SIM_LEVELS
+    known = (*SIM_LEVELS, REFERENCE) if hasattr(MODULES[args.game], "OPENSPIEL_GAME") else SIM_LEVELS
     unknown = [level for level in args.levels if level not in known]
     if unknown:
         parser.error(f"unknown level(s) {', '.join(unknown)}: choose from {', '.join(known)}")

@@ -18,6 +18,8 @@ from .search import best_by_deals
 from .tricks import TricksSeen, higher_unseen
 
 RANKS_IN_SUIT = len(RANKS)
+# OpenSpiel's game of the same rules (a Zero Game round), which the simulator's reference seat plays.
+OPENSPIEL_GAME = "oh_hell"
 
 
 def strength(card: str, trump: str | None) -> float:
