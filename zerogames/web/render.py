@@ -134,8 +134,8 @@ def draw_whole(game_id: str, room: RoomInfo, context: dict[str, Any]) -> dict[st
 
 def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], who: Viewer) -> str:
     """The turn clock, drawn once per change for every viewer it says the same to: all but the seats it
-    names (who read "You have until ...") and the host (who may hand a seat to a bot, and set the
-    clock). Only the host's, or one with a seat away, holds forms, whose links carry the viewer's tab."""
+    names (who read "You have until ...") and the host (who may hand a seat to a bot). Only the host's,
+    or one with a seat away, holds forms, whose links carry the viewer's tab."""
     named = {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
     forms = bool(published.away) or room.is_host
     me = room.me if room.me in named or room.is_host else None

@@ -10,7 +10,6 @@ from typing import Any
 
 from flask import url_for
 
-from zerogames import clock as turn_clocks
 from zerogames.games import GAMES
 from zerogames.rooms import Published
 
@@ -111,7 +110,7 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
         if who.uid is not None and who.bot is None and seat not in published.away
         and who.uid not in published.connected and seat != room.me
     ]
-    if not (published.deadlines or published.away or room.is_host):
+    if not (published.deadlines or published.away or (gone and room.is_host)):
         return None
     return {
         "abandoned": False,
@@ -132,7 +131,6 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
         "gone": gone if room.is_host else [],
         "timed_out": published.timed_out,
         "names": names,
-        "chosen_clock": published.options.get(turn_clocks.OPTION),
     }
 
 
