@@ -44,10 +44,11 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import ClassVar  # noqa: E402
 
 import gevent  # noqa: E402
 from wsproto import ConnectionType, WSConnection  # noqa: E402
-from wsproto.events import AcceptConnection, Ping, Request, TextMessage  # noqa: E402
+from wsproto.events import AcceptConnection, CloseConnection, Ping, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
 from zerogames.launch import free_port, serve  # noqa: E402
@@ -67,12 +68,39 @@ BOTS = os.environ.get("BENCH_BOTS", "")
 HUMANS = 1 if BOTS else SEATS
 
 
+class ListenerDied(Exception):
+    """A seat's socket closed or broke mid-run: the figures would leave it out, so the run stops."""
+
+
+class Run:
+    """The greenlet running the benchmark, for a listener that dies to stop it with the reason, and
+    every greenlet it started, to be stopped before the servers are (else each would fail noisily)."""
+
+    greenlet: ClassVar[gevent.Greenlet | None] = None
+    started: ClassVar[list[gevent.Greenlet]] = []
+
+    @classmethod
+    def spawn(cls, work, *args) -> gevent.Greenlet:
+        cls.started.append(gevent.spawn(work, *args))
+        return cls.started[-1]
+
+    @classmethod
+    def fail(cls, reason: str) -> None:
+        if cls.greenlet is not None and not cls.greenlet.dead:
+            cls.greenlet.kill(ListenerDied(reason), block=False)
+
+    @classmethod
+    def stop(cls) -> None:
+        run, cls.greenlet = cls.greenlet, None
+        gevent.killall([run, *cls.started] if run else cls.started)
+
+
 class Seat:
     """One player's socket, offering compression as browsers do: the latest version, status and hand it
     was sent, and for each version when it came and its bytes on the wire and as HTML."""
 
     def __init__(self, port: int, code: str, index: int, arrived: gevent.event.Event) -> None:
-        self.index = index
+        self.code, self.index = code, index
         self.arrived = arrived  # set whenever a push lands, for the room waiting on its seats
         self.wire = 0  # bytes read off the socket since the last whole message
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -87,12 +115,16 @@ class Seat:
         while not any(isinstance(event, AcceptConnection) for event in self.events()):
             pass
         self.sock.settimeout(None)
-        self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
         self.version = -1
         self.status = ""
         self.hand = ""
         self.arrivals: dict[int, tuple[float, int, int]] = {}
+        self.pushes = 0  # whole messages received
         self.ready = gevent.event.Event()
+        # Listening from the moment the socket opens: a socket left unread misses the server's pings
+        # and is closed by it within seconds (a thousand rooms take longer than that to open).
+        self.listener = Run.spawn(self.listen)
+        self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
 
     def send(self, event) -> None:
         self.sock.sendall(self.ws.send(event))
@@ -106,13 +138,17 @@ class Seat:
         return list(self.ws.events())
 
     def listen(self) -> None:
+        try:
+            self.hear()
+        except Exception as error:  # whatever broke it (a close, a protocol error), the run must say so
+            Run.fail(f"room {self.code} seat {self.index}'s socket failed: {error!r}")
+
+    def hear(self) -> None:
         parts: list[str] = []
         while True:
-            try:
-                events = self.events()
-            except OSError:
-                return
-            for event in events:
+            for event in self.events():
+                if isinstance(event, CloseConnection):
+                    raise ConnectionError(f"closed by the server: {event.code} {event.reason}")
                 if isinstance(event, Ping):
                     self.send(event.response())
                 elif isinstance(event, TextMessage):
@@ -128,6 +164,7 @@ class Seat:
             self.version = int(version.group(1))
             self.arrivals[self.version] = (now, self.wire, len(message.encode()))
         self.wire = 0
+        self.pushes += 1
         status, hand = STATUS.search(message), HAND.search(message)
         if status:
             self.status = status.group(0)
@@ -146,6 +183,7 @@ class Room:
         # Per measured action: seconds from POST to the last seat's push; each seat's wire and HTML bytes.
         self.samples: list[tuple[float, list[int], list[int]]] = []
         self.refused = 0
+        self.actions = 0  # moves the server took, measured or not
 
     def turn(self) -> int:
         if BOTS:
@@ -165,6 +203,7 @@ class Room:
         if '<p class="notice">' in answer:
             self.refused += 1
             return
+        self.actions += 1
         new = version + 1
         deadline = time.perf_counter() + 10
         while not all(new in s.arrivals for s in self.seats):
@@ -182,6 +221,7 @@ class Room:
             self.act()
         self.samples.clear()
         self.refused = 0
+        self.actions = 0
 
     def post(self, path: str, body: str) -> str:
         # Its socket is open, as a live page says: the answer carries just the notice.
@@ -297,6 +337,33 @@ class Site:
             self.postgres.stop()
 
 
+def worst_wait(port: int, every: float, waits: list[float]) -> None:
+    """Fetch the site's smallest file every `every` seconds, keeping each wait in ms: the longest is the
+    longest the server's event loop left a request unanswered (with these clients' own delay)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    while True:
+        sent = time.perf_counter()
+        try:
+            connection.request("GET", "/static/favicon.svg")
+            connection.getresponse().read()
+        except (ConnectionError, http.client.HTTPException):
+            connection.close()  # the server closed the idle connection: again on a new one
+            continue
+        waits.append((time.perf_counter() - sent) * 1000)
+        gevent.sleep(every)
+
+
+def stop_on_signals() -> None:
+    """SIGTERM (as `timeout` sends) and SIGINT end the run as an error would, so that its servers are
+    stopped too: they run in process groups of their own, which neither signal reaches."""
+
+    def stop(number: int, _frame: object) -> None:
+        raise SystemExit(f"stopped by {signal.Signals(number).name}")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -329,60 +396,83 @@ def main() -> None:
     # Each socket is a file on both ends: more than the usual 1,024.
     _, most = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))
+    stop_on_signals()
     processes = int(os.environ.get("BENCH_PROCESSES", "1"))
     with tempfile.TemporaryDirectory() as folder:
         site = Site(Path(folder), processes)
-        port = site.port
         try:
-            codes = [make_room(port) for _ in range(rooms)]
-            tables = [Room(port, code) for code in codes]
-            listeners = [gevent.spawn(seat.listen) for table in tables for seat in table.seats]
-            for table in tables:
-                for seat in table.seats:
-                    seat.ready.wait(30)
-            # Rooms on a site are each at their own point of their game: each room first plays a random
-            # part of the first round, unmeasured, so that rounds end (the biggest changes) now in one
-            # room, now in another, as they would, and not in every room within the same two seconds.
-            lockstep = bool(os.environ.get("BENCH_LOCKSTEP"))
-            if not lockstep and not BOTS:  # bots play on from the start, each room at its own pace
-                gevent.joinall(
-                    [gevent.spawn(table.warm_up, random.randrange(FIRST_ROUND)) for table in tables]
-                )
-            where = "all at the start of their game" if lockstep else "each at its own point of round 1"
-            clock = f"a {CLOCK} s turn clock" if int(CLOCK) else "no turn clock"
-            pace = f"one action per room every {interval:g} s"
-            if BOTS:
-                where = f"each one player and {SEATS - 1} {BOTS} bots"
-                pace = f"the player moves on their turn after up to {interval:g} s"
-            print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s")
-            # The clients' own garbage collections would show as the server's delays: as the server does
-            # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
-            gc.freeze()
-            gc.set_threshold(50_000, 20, 100)
-            server_cpu, own_cpu, started = site.cpu(), time.process_time(), time.perf_counter()
-            driving = [table.drive_among_bots if BOTS else table.drive for table in tables]
-            gevent.joinall([gevent.spawn(drive, seconds, interval) for drive in driving])
-            elapsed = time.perf_counter() - started
-            server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
-            own_cpu = time.process_time() - own_cpu
-            latencies = [s[0] * 1000 for table in tables for s in table.samples]
-            wire = [size for table in tables for s in table.samples for size in s[1]]
-            markup = [size for table in tables for s in table.samples for size in s[2]]
-            refused = sum(table.refused for table in tables)
-            rate = len(latencies) / elapsed
-            print(f"actions measured: {len(latencies)} ({rate:.0f}/s, refused: {refused})")
-            print(
-                f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
-                f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
-                f"max {max(latencies):.1f}"
-            )
-            print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
-            print(f"bytes per seat per action of HTML: {spread(markup)}")
-            shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())
-            print(f"CPU, share of one core: {shares}, these clients {own_cpu / elapsed:.0%}")
-            gevent.killall(listeners)
+            Run.greenlet = gevent.spawn(run, site, rooms, seconds, interval)
+            Run.greenlet.get()
+        except ListenerDied as died:
+            sys.exit(f"a listener died, no figures: {died}")
         finally:
+            Run.stop()
             site.stop()
+
+
+def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
+    port = site.port
+    codes = [make_room(port) for _ in range(rooms)]
+    tables = [Room(port, code) for code in codes]
+    for table in tables:
+        for seat in table.seats:
+            if not seat.ready.wait(30):
+                raise ListenerDied(f"room {table.code} seat {seat.index} was never sent its table")
+    # Rooms on a site are each at their own point of their game: each room first plays a random
+    # part of the first round, unmeasured, so that rounds end (the biggest changes) now in one
+    # room, now in another, as they would, and not in every room within the same two seconds.
+    lockstep = bool(os.environ.get("BENCH_LOCKSTEP"))
+    if not lockstep and not BOTS:  # bots play on from the start, each room at its own pace
+        gevent.joinall([Run.spawn(table.warm_up, random.randrange(FIRST_ROUND)) for table in tables])
+    where = "all at the start of their game" if lockstep else "each at its own point of round 1"
+    clock = f"a {CLOCK} s turn clock" if int(CLOCK) else "no turn clock"
+    pace = f"one action per room every {interval:g} s"
+    if BOTS:
+        where = f"each one player and {SEATS - 1} {BOTS} bots"
+        pace = f"the player moves on their turn after up to {interval:g} s"
+    print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s")
+    # The clients' own garbage collections would show as the server's delays: as the server does
+    # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    for table in tables:
+        table.actions = 0
+    pushes = sum(seat.pushes for table in tables for seat in table.seats)
+    waits: list[float] = []
+    probe = Run.spawn(worst_wait, port, 0.1, waits)
+    server_cpu, own_cpu, started = site.cpu(), time.process_time(), time.perf_counter()
+    driving = [table.drive_among_bots if BOTS else table.drive for table in tables]
+    gevent.joinall([Run.spawn(drive, seconds, interval) for drive in driving], raise_error=True)
+    elapsed = time.perf_counter() - started
+    server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
+    own_cpu = time.process_time() - own_cpu
+    probe.kill()
+    actions = sum(table.actions for table in tables)
+    pushes = sum(seat.pushes for table in tables for seat in table.seats) - pushes
+    latencies = [s[0] * 1000 for table in tables for s in table.samples]
+    wire = [size for table in tables for s in table.samples for size in s[1]]
+    markup = [size for table in tables for s in table.samples for size in s[2]]
+    refused = sum(table.refused for table in tables)
+    rate = len(latencies) / elapsed
+    print(f"actions measured: {len(latencies)} ({rate:.0f}/s, refused: {refused})")
+    print(
+        f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
+        f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
+        f"max {max(latencies):.1f}"
+    )
+    print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
+    print(f"bytes per seat per action of HTML: {spread(markup)}")
+    shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())
+    print(f"CPU, share of one core: {shares}, these clients {own_cpu / elapsed:.0%}")
+    serving = sum(cpu for name, cpu in server_cpu.items() if name.startswith("server"))
+    print(
+        f"server CPU, ms: {serving / max(actions, 1) * 1000:.2f} per action ({actions} taken, pings "
+        f"included), {serving / max(pushes, 1) * 1000:.2f} per push ({pushes} pushed)"
+    )
+    print(
+        f"a small file's wait (the event loop's stalls, with these clients' own), ms: "
+        f"p99 {percentile(waits, 0.99):.1f}  max {max(waits):.1f} over {len(waits)} requests"
+    )
 
 
 if __name__ == "__main__":
