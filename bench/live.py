@@ -54,6 +54,7 @@ from pathlib import Path  # noqa: E402
 from typing import Any, ClassVar  # noqa: E402
 
 import gevent  # noqa: E402
+import gevent.pool  # noqa: E402
 import gevent.socket  # noqa: E402
 from wsproto import ConnectionType, WSConnection  # noqa: E402
 from wsproto.events import AcceptConnection, CloseConnection, Ping, Request, TextMessage  # noqa: E402
@@ -74,6 +75,7 @@ CLOCK = os.environ.get("BENCH_CLOCK", "60")
 # The bots' level when each room is one player among bots (BENCH_BOTS), else "" (five players).
 BOTS = os.environ.get("BENCH_BOTS", "")
 HUMANS = 1 if BOTS else SEATS
+WARMING_AT_ONCE = 50  # rooms playing their unmeasured first actions at once, per client process
 
 
 class ListenerDied(Exception):
@@ -445,7 +447,11 @@ def prepare(port: int, rooms: int) -> list[Room]:
     # part of the first round, unmeasured, so that rounds end (the biggest changes) now in one
     # room, now in another, as they would, and not in every room within the same two seconds.
     if not os.environ.get("BENCH_LOCKSTEP") and not BOTS:  # bots play on from the start
-        gevent.joinall([Run.spawn(table.warm_up, random.randrange(FIRST_ROUND)) for table in tables])
+        # A few rooms at a time: a thousand warming up at once would wait on the server past any timeout.
+        warming = gevent.pool.Pool(WARMING_AT_ONCE)
+        for table in tables:
+            Run.started.append(warming.spawn(table.warm_up, random.randrange(FIRST_ROUND)))
+        warming.join(raise_error=True)
     # The clients' own garbage collections would show as the server's delays: as the server does
     # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
     gc.freeze()
