@@ -136,10 +136,10 @@ class Seat:
         self.arrivals: dict[int, tuple[float, int, int]] = {}
         self.pushes = 0  # whole messages received
         self.ready = gevent.event.Event()
+        self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
         # Listening from the moment the socket opens: a socket left unread misses the server's pings
         # and is closed by it within seconds (a thousand rooms take longer than that to open).
         self.listener = Run.spawn(self.listen)
-        self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
 
     def send(self, event) -> None:
         self.sock.sendall(self.ws.send(event))
