@@ -6,7 +6,10 @@ opens one WebSocket per seat, asking for compressed frames as browsers do, then 
 action every INTERVAL seconds (the player whose turn it is clicks their first legal control, as their
 page shows it). For every action it measures the time from sending the POST to the last seat of that
 room receiving the push that carries the new version, and the bytes each seat receives for it, both
-on the wire and as HTML. It also prints the CPU the server and these clients used.
+on the wire and as HTML. It also prints the CPU the server and these clients used, the server's CPU
+per action and per push, and the longest a small file's request waited (the server's worst stall).
+Each seat listens from the moment its socket opens; if one is closed or fails, the run stops and says
+why. SIGTERM and SIGINT stop its servers too.
 
 Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   BENCH_WORKER=gthread: serve with threads instead; BENCH_PLAIN=1: sockets that ask for no compression;
@@ -19,6 +22,8 @@ Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   BENCH_BOTS=level: each room is one player and four bots of that level (easy, normal or hard), moving
   after the site's own bot pause; the player moves whenever it is their turn, after a pause of up to
   INTERVAL seconds, and each of their moves is measured (POST to the push of the new table).
+  BENCH_CLIENTS=n: the clients in n processes of their own, each driving a share of the rooms, so that
+  the clients' own CPU does not hold the figures back (a thousand rooms need more than one core).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import gc  # noqa: E402
 import html  # noqa: E402
 import http.client  # noqa: E402
 import itertools  # noqa: E402
+import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
@@ -43,11 +49,15 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any, ClassVar  # noqa: E402
 
 import gevent  # noqa: E402
+import gevent.pool  # noqa: E402
+import gevent.socket  # noqa: E402
 from wsproto import ConnectionType, WSConnection  # noqa: E402
-from wsproto.events import AcceptConnection, Ping, Request, TextMessage  # noqa: E402
+from wsproto.events import AcceptConnection, CloseConnection, Ping, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
 from zerogames.launch import free_port, serve  # noqa: E402
@@ -65,6 +75,39 @@ CLOCK = os.environ.get("BENCH_CLOCK", "60")
 # The bots' level when each room is one player among bots (BENCH_BOTS), else "" (five players).
 BOTS = os.environ.get("BENCH_BOTS", "")
 HUMANS = 1 if BOTS else SEATS
+WARMING_AT_ONCE = 50  # rooms playing their unmeasured first actions at once, per client process
+
+
+class ListenerDied(Exception):
+    """A seat's socket closed or broke mid-run: the figures would leave it out, so the run stops."""
+
+
+class Run:
+    """The greenlet running the benchmark, for a listener that dies to stop it with the reason, and
+    every greenlet it started, to be stopped before the servers are (else each would fail noisily)."""
+
+    greenlet: ClassVar[gevent.Greenlet | None] = None
+    started: ClassVar[list[gevent.Greenlet]] = []
+    clients: ClassVar[list[subprocess.Popen]] = []  # client processes (BENCH_CLIENTS)
+
+    @classmethod
+    def spawn(cls, work, *args) -> gevent.Greenlet:
+        cls.started.append(gevent.spawn(work, *args))
+        return cls.started[-1]
+
+    @classmethod
+    def fail(cls, reason: str) -> None:
+        if cls.greenlet is not None and not cls.greenlet.dead:
+            cls.greenlet.kill(ListenerDied(reason), block=False)
+
+    @classmethod
+    def stop(cls) -> None:
+        run, cls.greenlet = cls.greenlet, None
+        gevent.killall([run, *cls.started] if run else cls.started)
+        for process in cls.clients:
+            if process.poll() is None:
+                process.terminate()
+            process.wait()
 
 
 class Seat:
@@ -72,7 +115,7 @@ class Seat:
     was sent, and for each version when it came and its bytes on the wire and as HTML."""
 
     def __init__(self, port: int, code: str, index: int, arrived: gevent.event.Event) -> None:
-        self.index = index
+        self.code, self.index = code, index
         self.arrived = arrived  # set whenever a push lands, for the room waiting on its seats
         self.wire = 0  # bytes read off the socket since the last whole message
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -87,12 +130,16 @@ class Seat:
         while not any(isinstance(event, AcceptConnection) for event in self.events()):
             pass
         self.sock.settimeout(None)
-        self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
         self.version = -1
         self.status = ""
         self.hand = ""
         self.arrivals: dict[int, tuple[float, int, int]] = {}
+        self.pushes = 0  # whole messages received
         self.ready = gevent.event.Event()
+        self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
+        # Listening from the moment the socket opens: a socket left unread misses the server's pings
+        # and is closed by it within seconds (a thousand rooms take longer than that to open).
+        self.listener = Run.spawn(self.listen)
 
     def send(self, event) -> None:
         self.sock.sendall(self.ws.send(event))
@@ -106,13 +153,17 @@ class Seat:
         return list(self.ws.events())
 
     def listen(self) -> None:
+        try:
+            self.hear()
+        except Exception as error:  # whatever broke it (a close, a protocol error), the run must say so
+            Run.fail(f"room {self.code} seat {self.index}'s socket failed: {error!r}")
+
+    def hear(self) -> None:
         parts: list[str] = []
         while True:
-            try:
-                events = self.events()
-            except OSError:
-                return
-            for event in events:
+            for event in self.events():
+                if isinstance(event, CloseConnection):
+                    raise ConnectionError(f"closed by the server: {event.code} {event.reason}")
                 if isinstance(event, Ping):
                     self.send(event.response())
                 elif isinstance(event, TextMessage):
@@ -128,6 +179,7 @@ class Seat:
             self.version = int(version.group(1))
             self.arrivals[self.version] = (now, self.wire, len(message.encode()))
         self.wire = 0
+        self.pushes += 1
         status, hand = STATUS.search(message), HAND.search(message)
         if status:
             self.status = status.group(0)
@@ -146,6 +198,7 @@ class Room:
         # Per measured action: seconds from POST to the last seat's push; each seat's wire and HTML bytes.
         self.samples: list[tuple[float, list[int], list[int]]] = []
         self.refused = 0
+        self.actions = 0  # moves the server took, measured or not
 
     def turn(self) -> int:
         if BOTS:
@@ -165,6 +218,7 @@ class Room:
         if '<p class="notice">' in answer:
             self.refused += 1
             return
+        self.actions += 1
         new = version + 1
         deadline = time.perf_counter() + 10
         while not all(new in s.arrivals for s in self.seats):
@@ -182,6 +236,7 @@ class Room:
             self.act()
         self.samples.clear()
         self.refused = 0
+        self.actions = 0
 
     def post(self, path: str, body: str) -> str:
         # Its socket is open, as a live page says: the answer carries just the notice.
@@ -214,7 +269,8 @@ class Room:
         first = time.perf_counter() + random.uniform(0, interval)
         for turn in itertools.count():
             due = first + turn * interval
-            if due >= first + seconds:
+            # On a server that cannot keep up, a room falls behind for good: the run still ends on time.
+            if due >= first + seconds or time.perf_counter() >= first + seconds:
                 return
             gevent.sleep(max(0.0, due - time.perf_counter()))
             self.act()
@@ -297,6 +353,33 @@ class Site:
             self.postgres.stop()
 
 
+def worst_wait(port: int, every: float, waits: list[float]) -> None:
+    """Fetch the site's smallest file every `every` seconds, keeping each wait in ms: the longest is the
+    longest the server's event loop left a request unanswered (with these clients' own delay)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    while True:
+        sent = time.perf_counter()
+        try:
+            connection.request("GET", "/static/favicon.svg")
+            connection.getresponse().read()
+        except (ConnectionError, http.client.HTTPException):
+            connection.close()  # the server closed the idle connection: again on a new one
+            continue
+        waits.append((time.perf_counter() - sent) * 1000)
+        gevent.sleep(every)
+
+
+def stop_on_signals() -> None:
+    """SIGTERM (as `timeout` sends) and SIGINT end the run as an error would, so that its servers are
+    stopped too: they run in process groups of their own, which neither signal reaches."""
+
+    def stop(number: int, _frame: object) -> None:
+        raise SystemExit(f"stopped by {signal.Signals(number).name}")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -329,60 +412,165 @@ def main() -> None:
     # Each socket is a file on both ends: more than the usual 1,024.
     _, most = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))
+    stop_on_signals()
+    if os.environ.get("BENCH_PORT"):  # one of several client processes (BENCH_CLIENTS)
+        supervise(lambda: client(int(os.environ["BENCH_PORT"]), rooms, seconds, interval))
+        return
     processes = int(os.environ.get("BENCH_PROCESSES", "1"))
     with tempfile.TemporaryDirectory() as folder:
         site = Site(Path(folder), processes)
-        port = site.port
         try:
-            codes = [make_room(port) for _ in range(rooms)]
-            tables = [Room(port, code) for code in codes]
-            listeners = [gevent.spawn(seat.listen) for table in tables for seat in table.seats]
-            for table in tables:
-                for seat in table.seats:
-                    seat.ready.wait(30)
-            # Rooms on a site are each at their own point of their game: each room first plays a random
-            # part of the first round, unmeasured, so that rounds end (the biggest changes) now in one
-            # room, now in another, as they would, and not in every room within the same two seconds.
-            lockstep = bool(os.environ.get("BENCH_LOCKSTEP"))
-            if not lockstep and not BOTS:  # bots play on from the start, each room at its own pace
-                gevent.joinall(
-                    [gevent.spawn(table.warm_up, random.randrange(FIRST_ROUND)) for table in tables]
-                )
-            where = "all at the start of their game" if lockstep else "each at its own point of round 1"
-            clock = f"a {CLOCK} s turn clock" if int(CLOCK) else "no turn clock"
-            pace = f"one action per room every {interval:g} s"
-            if BOTS:
-                where = f"each one player and {SEATS - 1} {BOTS} bots"
-                pace = f"the player moves on their turn after up to {interval:g} s"
-            print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s")
-            # The clients' own garbage collections would show as the server's delays: as the server does
-            # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
-            gc.freeze()
-            gc.set_threshold(50_000, 20, 100)
-            server_cpu, own_cpu, started = site.cpu(), time.process_time(), time.perf_counter()
-            driving = [table.drive_among_bots if BOTS else table.drive for table in tables]
-            gevent.joinall([gevent.spawn(drive, seconds, interval) for drive in driving])
-            elapsed = time.perf_counter() - started
-            server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
-            own_cpu = time.process_time() - own_cpu
-            latencies = [s[0] * 1000 for table in tables for s in table.samples]
-            wire = [size for table in tables for s in table.samples for size in s[1]]
-            markup = [size for table in tables for s in table.samples for size in s[2]]
-            refused = sum(table.refused for table in tables)
-            rate = len(latencies) / elapsed
-            print(f"actions measured: {len(latencies)} ({rate:.0f}/s, refused: {refused})")
-            print(
-                f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
-                f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
-                f"max {max(latencies):.1f}"
-            )
-            print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
-            print(f"bytes per seat per action of HTML: {spread(markup)}")
-            shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())
-            print(f"CPU, share of one core: {shares}, these clients {own_cpu / elapsed:.0%}")
-            gevent.killall(listeners)
+            supervise(lambda: run(site, rooms, seconds, interval))
         finally:
             site.stop()
+
+
+def supervise(work: Callable[[], None]) -> None:
+    """Run `work` in a greenlet a dying listener can stop, and end with the reason if one does."""
+    try:
+        Run.greenlet = gevent.spawn(work)
+        Run.greenlet.get()
+    except ListenerDied as died:
+        sys.exit(f"a listener died, no figures: {died}")
+    finally:
+        Run.stop()
+
+
+def prepare(port: int, rooms: int) -> list[Room]:
+    """`rooms` rooms made, their seats' sockets open and sent their tables, each room at its own
+    point of its first round (or at the start, with BENCH_LOCKSTEP)."""
+    tables = [Room(port, make_room(port)) for _ in range(rooms)]
+    for table in tables:
+        for seat in table.seats:
+            if not seat.ready.wait(30):
+                raise ListenerDied(f"room {table.code} seat {seat.index} was never sent its table")
+    # Rooms on a site are each at their own point of their game: each room first plays a random
+    # part of the first round, unmeasured, so that rounds end (the biggest changes) now in one
+    # room, now in another, as they would, and not in every room within the same two seconds.
+    if not os.environ.get("BENCH_LOCKSTEP") and not BOTS:  # bots play on from the start
+        # A few rooms at a time: a thousand warming up at once would wait on the server past any timeout.
+        warming = gevent.pool.Pool(WARMING_AT_ONCE)
+        for table in tables:
+            Run.started.append(warming.spawn(table.warm_up, random.randrange(FIRST_ROUND)))
+        warming.join(raise_error=True)
+    # The clients' own garbage collections would show as the server's delays: as the server does
+    # (zerogames/serving.py), leave what is set up out of them, and run them seldom.
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    return tables
+
+
+def measure(tables: list[Room], seconds: float, interval: float) -> dict[str, Any]:
+    """Drive the rooms for `seconds`: what came of it, and these clients' own CPU seconds."""
+    for table in tables:
+        table.actions = 0
+    pushes = sum(seat.pushes for table in tables for seat in table.seats)
+    own_cpu = time.process_time()
+    driving = [table.drive_among_bots if BOTS else table.drive for table in tables]
+    gevent.joinall([Run.spawn(drive, seconds, interval) for drive in driving], raise_error=True)
+    return {
+        "latencies": [s[0] * 1000 for table in tables for s in table.samples],
+        "wire": [size for table in tables for s in table.samples for size in s[1]],
+        "markup": [size for table in tables for s in table.samples for size in s[2]],
+        "refused": sum(table.refused for table in tables),
+        "actions": sum(table.actions for table in tables),
+        "pushes": sum(seat.pushes for table in tables for seat in table.seats) - pushes,
+        "cpu": time.process_time() - own_cpu,
+    }
+
+
+def client(port: int, rooms: int, seconds: float, interval: float) -> None:
+    """One of several client processes: its rooms made and warmed up, it says so, waits for the word
+    to go, so that all of them are measured over the same seconds, and prints what came of it."""
+    tables = prepare(port, rooms)
+    print("ready", flush=True)
+    gevent.socket.wait_read(sys.stdin.fileno())
+    sys.stdin.readline()
+    print(json.dumps(measure(tables, seconds, interval)), flush=True)
+
+
+def start_clients(port: int, rooms: int, seconds: float, interval: float, count: int) -> list:
+    """`count` client processes sharing the rooms, once each has its rooms made and warmed up."""
+    env = {**os.environ, "BENCH_PORT": str(port)}
+    shares = [rooms // count + (index < rooms % count) for index in range(count)]
+    pipes = {"env": env, "stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True}
+    clients = [
+        subprocess.Popen([sys.executable, __file__, str(share), str(seconds), str(interval)], **pipes)
+        for share in shares
+    ]
+    Run.clients = clients
+    for process in clients:
+        if process.stdout.readline().strip() != "ready":
+            raise ListenerDied("a client process failed while its rooms were made (its error is above)")
+    return clients
+
+
+def go(clients: list) -> list[dict[str, Any]]:
+    """Each client process's results, all of them told to start at once."""
+    for process in clients:
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    results = [process.stdout.readline() for process in clients]
+    if not all(results):
+        raise ListenerDied("a client process failed during the run (its error is above)")
+    return [json.loads(line) for line in results]
+
+
+def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several client processes' results as one: lists joined, counts and seconds added up."""
+    return {key: sum((result[key] for result in results), type(results[0][key])()) for key in results[0]}
+
+
+def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
+    count = int(os.environ.get("BENCH_CLIENTS", "1"))
+    if count > 1:
+        clients = start_clients(site.port, rooms, seconds, interval, count)
+    else:
+        tables = prepare(site.port, rooms)
+    lockstep = bool(os.environ.get("BENCH_LOCKSTEP"))
+    where = "all at the start of their game" if lockstep else "each at its own point of round 1"
+    clock = f"a {CLOCK} s turn clock" if int(CLOCK) else "no turn clock"
+    pace = f"one action per room every {interval:g} s"
+    if BOTS:
+        where = f"each one player and {SEATS - 1} {BOTS} bots"
+        pace = f"the player moves on their turn after up to {interval:g} s"
+    driven = f"; clients in {count} processes" if count > 1 else ""
+    print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s{driven}")
+    waits: list[float] = []
+    probe = Run.spawn(worst_wait, site.port, 0.1, waits)
+    server_cpu, started = site.cpu(), time.perf_counter()
+    results = go(clients) if count > 1 else [measure(tables, seconds, interval)]
+    elapsed = time.perf_counter() - started
+    server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
+    probe.kill()
+    report(merged(results), waits, server_cpu, elapsed)
+
+
+def report(results: dict[str, Any], waits: list[float], server_cpu: dict[str, float], elapsed: float) -> None:
+    latencies, wire, markup = results["latencies"], results["wire"], results["markup"]
+    actions, pushes = results["actions"], results["pushes"]
+    rate = len(latencies) / elapsed
+    print(f"actions measured: {len(latencies)} ({rate:.0f}/s, refused: {results['refused']})")
+    print(
+        f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
+        f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
+        f"max {max(latencies):.1f}"
+    )
+    print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
+    print(f"bytes per seat per action of HTML: {spread(markup)}")
+    shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())
+    print(f"CPU, share of one core: {shares}, these clients {results['cpu'] / elapsed:.0%}")
+    serving = sum(cpu for name, cpu in server_cpu.items() if name.startswith("server"))
+    # Among bots only the player's moves count as actions: the bots' own moves' cost is part of each.
+    action, included = ("player action", "pings and bots") if BOTS else ("action", "pings")
+    print(
+        f"server CPU, ms: {serving / max(actions, 1) * 1000:.2f} per {action} ({actions} taken, "
+        f"{included} included), {serving / max(pushes, 1) * 1000:.2f} per push ({pushes} pushed)"
+    )
+    print(
+        f"a small file's wait (the event loop's stalls, with these clients' own), ms: "
+        f"p99 {percentile(waits, 0.99):.1f}  max {max(waits):.1f} over {len(waits)} requests"
+    )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import resource
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +19,13 @@ if TYPE_CHECKING:  # the config is read by gunicorn's master, before its worker 
     from zerogames.store import Store
 
 # One gevent worker: a room must live in one process (README: several behind a proxy), and every
-# open table holds a socket, so the worker takes far more connections than gunicorn's 1,000.
+# open table holds a socket. At worker_connections open connections the worker stops accepting, so it
+# stands well above the cap on live channels (LIVE_CHANNELS in zerogames/web/limits.py, 8,000): with
+# every channel taken, page requests and moves are still accepted. Each connection is an open file.
 worker_class = "gevent"
 workers = 1
-worker_connections = 5000
+worker_connections = 12_000
+OPEN_FILES = 16_384
 control_socket_disable = True
 bind = f"127.0.0.1:{os.environ.get('PORT', '8000')}"
 
@@ -30,6 +34,27 @@ log = logging.getLogger(__name__)
 # The largest request body the site takes (zerogames/web/guard.py answers a larger one 413): its
 # largest form is a few hundred bytes, and 16 KB leaves room for any legal move.
 MAX_BODY = 16 * 1024
+
+
+def on_starting(server: Any) -> None:
+    """Raise the process's open-file limit as far as the system allows (the worker inherits it)."""
+    limit = raise_open_files()
+    server.log.info(
+        "open files: %d (wanted %d), worker connections: %d",
+        limit,
+        OPEN_FILES,
+        worker_connections,
+    )
+
+
+def raise_open_files() -> int:
+    """The soft open-file limit raised to OPEN_FILES, or to the hard limit if that is lower (README:
+    raising the system's): the limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES)
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return max(wanted, soft)
 
 
 def pre_request(worker: Any, req: Any) -> None:

@@ -9,7 +9,9 @@ The counts live in the process: each process of a proxied site (README) counts i
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
+import os
 import threading
 import time
 from collections import Counter
@@ -20,11 +22,21 @@ from flask import Flask, abort, current_app, make_response, render_template, req
 
 from . import guard, identity
 
+log = logging.getLogger(__name__)
+
 # Open live channels (one per open table page) for one address, one identity, and watchers of one
 # room without a seat there (its players' own channels count only against them).
 LIVE_PER_ADDRESS = 64
 LIVE_PER_IDENTITY = 12
 SPECTATORS_PER_ROOM = 40
+# Open live channels in one process, whoever holds them: well within what the process may open
+# (zerogames/serving.py sets its connection and file limits above it), so that page requests and moves
+# are always taken. Past the cap less the share kept for seated players, watchers are refused (503);
+# past the cap itself, everyone. A thousand rooms of five players is 5,000 channels.
+LIVE_CHANNELS = 8000
+SEATED_SHARE = 0.25
+# Seconds a channel refused for a full process is told to wait before it tries again.
+FULL_RETRY = 10
 # Rooms created: ten at once, then one a minute more.
 ROOMS_AT_ONCE, ROOM_EVERY = 10, 60.0
 # Codes looked up that name no room (what scanning for rooms mostly finds): twenty at once, then one
@@ -101,25 +113,42 @@ class Lease:
     spectating: str | None  # the room's code, for a channel without a seat there
 
 
-class Channels:
-    """Open live channels, counted by address, identity, and spectators of each room."""
+@dataclass(frozen=True)
+class Full:
+    """A channel refused because the process holds as many as it takes: 503, not the client's doing."""
 
-    def __init__(self, per_address: int, per_identity: int, spectators: int) -> None:
+    message: str
+
+
+class Channels:
+    """Open live channels, counted by address, identity, and spectators of each room, and in all."""
+
+    def __init__(
+        self, per_address: int, per_identity: int, spectators: int, cap: int = LIVE_CHANNELS
+    ) -> None:
         self.per_address, self.per_identity, self.spectators = per_address, per_identity, spectators
+        self.cap, self.watchers_cap = cap, cap - math.ceil(cap * SEATED_SHARE)
+        self.open_now = 0
+        self.refused_full = 0  # since the process started
+        self.told_at = -math.inf  # when the operators were last told the process was full
         self.by_address: Counter[str] = Counter()
         self.by_uid: Counter[str] = Counter()
         self.watching: Counter[str] = Counter()
         self.lock = threading.Lock()
 
-    def open(self, address: str, uid: str, spectating: str | None) -> Lease | str:
+    def open(self, address: str, uid: str, spectating: str | None) -> Lease | Full | str:
         """A lease on one more channel, or the reason there is none."""
         with self.lock:
+            if self.open_now >= (self.watchers_cap if spectating is not None else self.cap):
+                self.refused_full += 1
+                return Full("This site has as many tables open live as it can take: try again shortly.")
             if self.by_address[address] >= self.per_address:
                 return f"This address already has {self.per_address} tables open live: close some first."
             if self.by_uid[uid] >= self.per_identity:
                 return f"This browser already has {self.per_identity} tables open live: close some first."
             if spectating is not None and self.watching[spectating] >= self.spectators:
                 return f"This table already has {self.spectators} watchers: try again later."
+            self.open_now += 1
             self.by_address[address] += 1
             self.by_uid[uid] += 1
             if spectating is not None:
@@ -128,6 +157,7 @@ class Channels:
 
     def close(self, lease: Lease) -> None:
         with self.lock:
+            self.open_now -= 1
             for counter, key in (
                 (self.by_address, lease.address),
                 (self.by_uid, lease.uid),
@@ -145,6 +175,7 @@ class Limits:
             config.get("LIVE_PER_ADDRESS", LIVE_PER_ADDRESS),
             config.get("LIVE_PER_IDENTITY", LIVE_PER_IDENTITY),
             config.get("SPECTATORS_PER_ROOM", SPECTATORS_PER_ROOM),
+            config.get("LIVE_CHANNELS", LIVE_CHANNELS),
         )
         self.rooms = Buckets(config.get("ROOMS_AT_ONCE", ROOMS_AT_ONCE), config.get("ROOM_EVERY", ROOM_EVERY))
         self.misses = Buckets(
@@ -160,16 +191,17 @@ def client_keys() -> tuple[str, str]:
     return f"address {client_key(request.remote_addr)}", f"identity {identity.current_uid()}"
 
 
-def too_many(message: str, wait: float) -> None:
-    """Refuse with 429, saying what ran out and (also in Retry-After) when to try again."""
+def too_many(message: str, wait: float, status: int = 429) -> None:
+    """Refuse with 429 (or `status`), saying what ran out and (also in Retry-After) when to try again."""
     seconds = max(1, math.ceil(wait))
     said = f"{message} Try again in {seconds} s."
     # A refused live channel's handshake is read by no person (a browser shows no page for it), and
     # a flood of them should cost the server as little as can be: plain words.
     if guard.is_live_handshake():
-        response = make_response(said, 429, {"Content-Type": "text/plain; charset=utf-8"})
+        response = make_response(said, status, {"Content-Type": "text/plain; charset=utf-8"})
     else:
-        response = make_response(render_template("refused.html", title="Slow down", message=said), 429)
+        page = render_template("refused.html", title="Slow down", message=said)
+        response = make_response(page, status)
     response.headers["Retry-After"] = str(seconds)
     abort(response)
 
@@ -194,11 +226,33 @@ def missed() -> None:
 
 
 def open_channel(spectating: str | None) -> Lease:
-    """A lease on one more live channel for this client, or a refusal (429) before the handshake."""
+    """A lease on one more live channel for this client, or a refusal before the handshake: 429 when
+    this client holds its share, 503 when the process holds as many as it takes (watchers first)."""
     lease = limits().channels.open(client_key(request.remote_addr), identity.current_uid(), spectating)
+    if isinstance(lease, Full):
+        tell_operators_full(limits().channels)
+        too_many(lease.message, FULL_RETRY, 503)
     if isinstance(lease, str):
         too_many(lease, 30)
     return lease
+
+
+def tell_operators_full(channels: Channels) -> None:
+    """Log the open channels, refusals and open files, at most every FULL_RETRY seconds: a flood
+    refused by the thousand must not flood the log too."""
+    now = time.monotonic()
+    if now - channels.told_at < FULL_RETRY:
+        return
+    channels.told_at = now
+    files = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else -1
+    log.warning(
+        "live channels full: %d open (cap %d, %d for watchers), %d refused so far, %d files open",
+        channels.open_now,
+        channels.cap,
+        channels.watchers_cap,
+        channels.refused_full,
+        files,
+    )
 
 
 def init_app(app: Flask) -> None:
