@@ -43,8 +43,11 @@ def browser_type_launch_args(browser_type_launch_args):
 class Server:
     """The site as `make run` serves it (gunicorn, gevent), on its own port and database."""
 
-    def __init__(self, database: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, database: Path, env: dict[str, str] | None = None, app: str = "app:create_app()"
+    ) -> None:
         self.env = env or {}
+        self.app = app  # the factory call gunicorn serves: settings a test needs go in it
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = database
@@ -61,7 +64,7 @@ class Server:
             **self.env,
         }
         try:
-            self.process = serve(self.port, env, stderr=self.log.open("ab"))
+            self.process = serve(self.port, env, self.app, stderr=self.log.open("ab"))
         except RuntimeError as error:
             raise RuntimeError(f"{error}: {self.log.read_text()}") from None
 

@@ -14,20 +14,13 @@ import websocket
 
 from e2e.conftest import Server
 from tests.web.test_limits import channel, home_page_seconds, new_room
-from zerogames.launch import serve
 
 CAP = 8  # of which a quarter kept for seated players: 6 channels in all for watchers
 
 
-class CappedServer(Server):
-    def start(self) -> None:
-        env = {"ZEROGAMES_DB": str(self.database), "ZEROGAMES_DEV": "1", "ZEROGAMES_SECRET_KEY": "e2e"}
-        self.process = serve(self.port, env, f"app:create_app({{'LIVE_CHANNELS': {CAP}}})")
-
-
 @pytest.fixture
 def server(tmp_path) -> Iterator[Server]:
-    live = CappedServer(tmp_path / "zerogames.db")
+    live = Server(tmp_path / "zerogames.db", app=f"app:create_app({{'LIVE_CHANNELS': {CAP}}})")
     live.start()
     yield live
     live.stop()

@@ -60,7 +60,7 @@ def a_command(room, rng: random.Random) -> c.Command:
         lambda: c.Join(uid, rng.choice(["Zed", "", "Bot (bot)", "x" * 30])),
         lambda: c.Leave(uid),
         lambda: c.AddBot(uid, rng.choice(["easy", "hard", "godlike"])),
-        lambda: c.RemoveSeat(uid, seat, only_bots=rng.random() < 0.5),
+        lambda: c.RemoveBot(uid, seat),
         lambda: c.SetClock(uid, rng.choice([None, 0, 30])),
         lambda: c.SetRanked(uid, rng.random() < 0.5),
         lambda: c.Start(uid, rng.randrange(1000)),

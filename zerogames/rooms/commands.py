@@ -43,12 +43,9 @@ class AddBot:
 
 
 @dataclass(frozen=True)
-class RemoveSeat:
-    """The host removes a bot, or a player, from the lobby."""
-
+class RemoveBot:
     uid: str
     seat: int
-    only_bots: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,7 +141,7 @@ class Abandon:
 
 
 Command = (
-    Join | Leave | AddBot | RemoveSeat | SetOptions | SetClock | SetRanked | Start | Rematch | Act
+    Join | Leave | AddBot | RemoveBot | SetOptions | SetClock | SetRanked | Start | Rematch | Act
     | TimeOut | BotMove | Back | HandToBot | MoveSeat | HandOver | Abandon
 )
 

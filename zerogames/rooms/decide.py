@@ -12,7 +12,7 @@ DECIDERS: dict[type, Any] = {
     c.Join: lobby.join,
     c.Leave: lobby.leave,
     c.AddBot: lobby.add_bot,
-    c.RemoveSeat: lobby.remove_seat,
+    c.RemoveBot: lobby.remove_bot,
     c.SetOptions: lobby.set_options,
     c.SetClock: lobby.set_clock,
     c.SetRanked: lobby.set_ranked,

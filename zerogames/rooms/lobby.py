@@ -17,7 +17,7 @@ from .commands import (
     Refusal,
     Refused,
     Rematch,
-    RemoveSeat,
+    RemoveBot,
     SaveRoom,
     SetClock,
     SetOptions,
@@ -90,15 +90,12 @@ def add_bot(facts: Facts, command: AddBot, context: Context) -> Verdict:
     return seats_changed(facts, context, seats=(*facts.seats, Seat(None, name, command.level)))
 
 
-def remove_seat(facts: Facts, command: RemoveSeat, context: Context) -> Verdict:
-    """The host takes a bot, or a player, off a seat before the game (never the host's own)."""
+def remove_bot(facts: Facts, command: RemoveBot, context: Context) -> Verdict:
     if refusal := host_in_lobby(facts, command.uid):
         return refusal
     seat = command.seat
-    if not 0 <= seat < len(facts.seats) or (command.only_bots and facts.seats[seat].bot is None):
-        return Refusal("That seat holds no bot." if command.only_bots else "That seat is empty.")
-    if facts.seats[seat].uid == facts.host:
-        return Refusal("The host keeps the table: you cannot leave it.")
+    if not 0 <= seat < len(facts.seats) or facts.seats[seat].bot is None:
+        return Refusal("That seat holds no bot.")
     return seats_changed(facts, context, seats=without(facts.seats, seat))
 
 

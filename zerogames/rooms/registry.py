@@ -18,8 +18,9 @@ from functools import partial
 from typing import Any
 
 from zerogames import clock as turn_clocks
-from zerogames.games import GAMES
-from zerogames.store import Store
+from zerogames.games import GAMES, Game
+from zerogames.offload import off_the_loop
+from zerogames.store import GameLog, Store
 
 from . import commands as c
 from . import ranked, turn_clock
@@ -119,13 +120,14 @@ class RoomRegistry:
         channel), and end the game as abandoned if they stay so for ABANDON_AFTER seconds. A player's
         move (perhaps without a live channel: plain forms work too) starts the count again."""
         facts = room.facts
-        running = facts.status == "playing" and turn_clock.seconds_in_force(facts)
-        if restart or not (running and deserted(facts, room.connected())):
+        gone = facts.status == "playing" and turn_clock.seconds_in_force(facts) > 0
+        gone = gone and deserted(facts, room.connected())
+        if restart or not gone:
             room.deserted_since = None
             if room.abandon_timer is not None:
                 room.abandon_timer.cancel()
                 room.abandon_timer = None
-        if running and room.deserted_since is None and deserted(facts, room.connected()):
+        if gone and room.deserted_since is None:
             room.deserted_since = now
             room.abandon_timer = self.scheduler.call_at(
                 now + turn_clocks.ABANDON_AFTER, partial(self.abandon_if_deserted, room)
@@ -163,10 +165,7 @@ class RoomRegistry:
         self.run(room, c.AddBot(uid, level))
 
     def remove_bot(self, room: Room, uid: str, seat: int) -> None:
-        self.run(room, c.RemoveSeat(uid, seat, only_bots=True))
-
-    def remove_seat(self, room: Room, uid: str, seat: int) -> None:
-        self.run(room, c.RemoveSeat(uid, seat))
+        self.run(room, c.RemoveBot(uid, seat))
 
     def set_options(self, room: Room, uid: str, options: dict[str, Any]) -> None:
         self.run(room, c.SetOptions(uid, options))
@@ -335,19 +334,13 @@ class RoomRegistry:
             game_log = self.store.game_log(code, row.game_no)
             if game_log is None:
                 return None
-            rules = facts.rules
-            state = (
-                rules.load(game_log.snapshot)
-                if game_log.snapshot
-                else rules.new_game(game_log.players, game_log.seed, game_log.options)
-            )
-            for seat, action, now, _ in game_log.after_snapshot():
-                state = rules.apply(state, seat, action, now)
+            # Playing a long game's log again is CPU work: off the event loop that serves every table.
+            state = off_the_loop(replayed_state, facts.rules, game_log)
             moves = [(seat, now, by) for seat, _, now, by in game_log.actions]
             facts = replace(facts, state=state, action_count=len(game_log.actions))
             facts = turn_clock.replayed(facts, game_log.started, moves)
         room = Room(code, turn_clock.wound(facts, self.clock(), self.bot_delay), self.clock)
-        room.facts = self.players_rated(room.facts)
+        room.facts = ranked.with_ratings(room.facts, self.store)
         if game_log is not None and row.status == "playing":
             self.bots.recall(room, game_log)
         # Pages drop pushes numbered below the one they show: a room rebuilt (after a restart, or in
@@ -357,8 +350,17 @@ class RoomRegistry:
         room.published = room.publication(room.published)
         return room
 
-    def players_rated(self, facts: Facts) -> Facts:
-        return ranked.with_ratings(facts, self.store)
+
+def replayed_state(rules: Game, game_log: GameLog) -> dict[str, Any]:
+    """The game's state from its latest snapshot (or its deal) and the actions after it."""
+    state = (
+        rules.load(game_log.snapshot)
+        if game_log.snapshot
+        else rules.new_game(game_log.players, game_log.seed, game_log.options)
+    )
+    for seat, action, now, _ in game_log.after_snapshot():
+        state = rules.apply(state, seat, action, now)
+    return state
 
 
 def a_deal() -> int:
