@@ -105,20 +105,21 @@
     }
   });
 
-  // An answer with the table (a stale move's) while live: the channel failed. A refusal floats above
-  // the control used.
-  var used = null;
+  // An answer with the table (a stale move's) while live: the channel failed. A refusal floats beside
+  // the control used, or where it was when the answer's table replaced it.
+  var used = null, usedBox = null;
   on("htmx:beforeRequest", function (event) {
     var trigger = event.detail.requestConfig.triggeringEvent;
     used = (trigger && trigger.submitter) || event.detail.elt;
+    usedBox = used.closest("#room") ? used.getBoundingClientRect() : null;
   });
   on("htmx:afterRequest", function (event) {
-    var holder = byId("notice-holder"), near = used && used.isConnected ? used : doc.activeElement;
+    var holder = byId("notice-holder"), box = used && used.isConnected && used.closest("#room") ? used.getBoundingClientRect() : usedBox;
     if (socket && /<div id="room"/.test(event.detail.xhr.responseText)) reopen();
     if (holder) requestAnimationFrame(function () {
-      holder.className = holder.textContent.trim() && near && near.closest("#room") ? "beside" : "";
+      holder.className = holder.textContent.trim() && box ? "beside" : "";
       if (!holder.className) return;
-      var box = near.getBoundingClientRect(), top = box.top - holder.offsetHeight - 6;
+      var top = box.top - holder.offsetHeight - 6;
       holder.style.left = Math.max(8, Math.min(box.left, innerWidth - holder.offsetWidth - 8)) + scrollX + "px";
       holder.style.top = (top < 0 ? box.bottom + 6 : top) + scrollY + "px";
     });
