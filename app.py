@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from zerogames import web
+from zerogames import runtime, web
 
 
 def instance_secret(folder: str) -> str:
@@ -26,6 +26,8 @@ def instance_secret(folder: str) -> str:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The app, configured: nothing runs and no database is touched until zerogames.runtime starts it
+    (gunicorn's worker hook in zerogames/serving.py; `runtime.start(create_app())` elsewhere)."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY") or instance_secret(app.instance_path),
@@ -60,4 +62,4 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 if __name__ == "__main__":
-    create_app().run(host="127.0.0.1", port=int(os.environ.get("PORT", "8000")), threaded=True)
+    runtime.start(create_app()).run(host="127.0.0.1", port=int(os.environ.get("PORT", "8000")), threaded=True)

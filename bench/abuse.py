@@ -56,7 +56,7 @@ from tests.web.test_limits import huge_post  # noqa: E402
 from zerogames.games import GAMES  # noqa: E402
 from zerogames.launch import free_port, serve  # noqa: E402
 from zerogames.rooms import CODE_ALPHABET, RoomRegistry  # noqa: E402
-from zerogames.store import RoomRow, Store  # noqa: E402
+from zerogames.store import RoomRow, open_store  # noqa: E402
 
 SOCKETS, FLOOD_THREADS, WATCHERS = int(os.environ.get("BENCH_SOCKETS", 5000)), 50, 1000
 ROOM_POSTS, SCAN_TRIES, FUZZ = 1000, 1000, 10_000
@@ -273,10 +273,10 @@ def drill_rooms(folder: Path) -> None:
         print(f"rooms: {ROOM_POSTS} POST /rooms from one address in {took:.1f} s: {dict(answers)} (302 made)")
     finally:
         site.stop()
-    store = Store(folder / "codes.db")
+    store = open_store("", folder / "codes.db")
     with store.transaction():
         for code in (f"A{b}{c}{d}" for b in CODE_ALPHABET for c in CODE_ALPHABET for d in CODE_ALPHABET):
-            store.write_room(RoomRow(code, "zero_game", {}, "host", "lobby", 0, None, 0, []))
+            store.rooms.write(RoomRow(code, "zero_game", {}, "host", "lobby", 0, None, 0, []))
     registry = RoomRegistry(store, shard=(0, len(CODE_ALPHABET)))
     times, lengths = [], Counter()
     for _ in range(100):
@@ -384,10 +384,10 @@ def drill_malformed(folder: Path) -> None:
                 opcode, frame = ws.recv_data(control_frame=True)
             closes[f"{int.from_bytes(frame[:2], 'big')} {frame[2:].decode()}"] += 1
             ws.close()
-        store = Store(site.database)
+        store = open_store("", site.database)
         foreign = 0
         for game, code, _ in tables:
-            for _, action, _, _ in store.all_actions(code, 1):
+            for _, action, _, _ in store.games.actions(code, 1):
                 foreign += bool(set(action) - {"type", *GAMES[game].action_fields.get(action["type"], ())})
         print(f"malformed: {sent + 2} malformed or padded moves, answered:")
         for answer, count in answers.most_common():
@@ -444,15 +444,15 @@ def drill_rejoin(folder: Path) -> None:
 
 
 def drill_wal(folder: Path) -> None:
-    store = Store(folder / "wal.db")
-    store.checkpoint_apart()
+    store = open_store("", folder / "wal.db")
+    store.db.checkpoint_apart()
     row = RoomRow("ABCD", "zero_game", {"pad": "x" * 2000}, "host", "lobby", 0, None, 0, [])
     for version in range(20_000):
-        store.save_room(RoomRow(**{**row.__dict__, "version": version}))
+        store.rooms.save(RoomRow(**{**row.__dict__, "version": version}))
     wal = folder / "wal.db-wal"
     peak = os.path.getsize(wal)
-    store.checkpoint()
-    store.save_room(row)
+    store.db.checkpoint()
+    store.rooms.save(row)
     after = os.path.getsize(wal)
     print(f"wal: after a burst of 20,000 writes {peak / 2**20:.0f} MB; checkpointed: {after / 2**20:.1f} MB")
 

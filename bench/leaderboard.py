@@ -22,9 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import create_app
 from tests.web.conftest import as_player
+from zerogames import runtime
 from zerogames.games import GAMES
 from zerogames.ratings import Rating
-from zerogames.store import Store
+from zerogames.store import Store, open_store
 
 # The board timed, and another game some players are rated at too (as on a real site).
 GAME, OTHER = list(GAMES)[:2]
@@ -42,7 +43,7 @@ def fill(store: Store, players: int) -> None:
             )
             for game in (GAME, OTHER) if n % 3 else (GAME,):
                 rating = Rating(rng.gauss(25, 6), rng.uniform(2.5, 7.0), rng.randint(1, 300))
-                store.save_rating(game, player, rating)
+                store.ratings.save(game, player, rating)
 
 
 def timed(client, url: str, requests: int) -> tuple[list[float], list[float]]:
@@ -62,15 +63,15 @@ def main() -> None:
     requests = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "bench.db")
-        store = Store(path)
+        store = open_store("", path)
         fill(store, players)
-        app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "bench"})
+        app = runtime.start(create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "bench"}))
         (settled,) = store.db.execute(
             "select count(*) from ratings where game = ? and sigma <= 5", [GAME]
         ).fetchone()
-        board = store.leaderboard(GAME, 0, 100)
+        board = store.ratings.leaderboard(GAME, 0, 100)
         viewers = {
-            "far down the board": store.leaderboard(GAME, settled // 2, 1)[0][0],
+            "far down the board": store.ratings.leaderboard(GAME, settled // 2, 1)[0][0],
             "on the page shown": board[1][0],
         }
         print(f"{players:,} players rated at {GAME}, {settled:,} settled; {requests} requests per line")

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import create_app
 from tests.web.conftest import as_player
+from zerogames import runtime
 from zerogames.games import GAMES
 from zerogames.records import Seated, game_end
 from zerogames.store import RoomRow, SeatRow, Store
@@ -39,9 +40,9 @@ def record_one(store: Store, rules, code: str, seed: int) -> int:
     bots = [SeatRow(i, None, f"Bot {i}", "easy") for i in range(1, players)]
     seats = [SeatRow(0, PLAYER, "Ann", None), *bots]
     room = RoomRow(code, rules.id, {}, PLAYER, "playing", 1, seed, 1, seats)
-    store.save_room(room)
+    store.rooms.save(room)
     state = rules.new_game(players, seed, {})
-    store.start_game(room, players, {}, rules.dump(state))
+    store.games.start(room, players, {}, rules.dump(state))
     pick, now, n = random.Random(seed), time.time(), 0
     while rules.result(state) is None:
         legal_by_seat = [(seat, rules.legal_actions(state, seat, now)) for seat in range(players)]
@@ -52,7 +53,7 @@ def record_one(store: Store, rules, code: str, seed: int) -> int:
         over = rules.result(state) is not None
         seated = [Seated(s.uid, s.bot) for s in seats]
         end = game_end(rules, state, seated, "finished") if over else None
-        store.append_action(code, 1, n, seat, dict(action), now, "bench", n + 1, None, end)
+        store.games.append(code, 1, n, seat, dict(action), now, "bench", n + 1, None, end)
         now += SECONDS_PER_ACTION
     return n
 
@@ -91,7 +92,7 @@ def main() -> None:
     # Recording 200,000 actions is not what is timed: no waiting on the disk for each.
     os.environ["ZEROGAMES_SYNC"] = "OFF"
     folder = tempfile.mkdtemp()
-    app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.db", "BOT_DELAY": 0})
+    app = runtime.start(create_app({"TESTING": True, "DATABASE": f"{folder}/bench.db", "BOT_DELAY": 0}))
     store = app.extensions["zerogames"].store
     started, actions = time.perf_counter(), 0
     ids = list(GAMES)
@@ -110,7 +111,7 @@ def main() -> None:
     median, longest = by_length[len(by_length) // 2], by_length[-1]
     for label, code in (("a median game", median), ("the longest game", longest)):
         steps = lengths[code]
-        game = store.record(code, 1).game
+        game = store.history.record(code, 1).game
         report(f"replay of {label} ({game}, {steps} actions): rebuilt", timed(client, f"/replay/{code}-1", 1))
         step_times = []
         for step in range(1, min(steps, STEPS_TIMED) + 1):

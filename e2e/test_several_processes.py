@@ -21,7 +21,7 @@ from e2e.table import (
 )
 from tests import postgres
 from zerogames.launch import free_port
-from zerogames.postgres import room_key
+from zerogames.store.postgres import room_key
 
 pytestmark = pytest.mark.skipif(
     not (postgres.available() and proxy.available()), reason="needs PostgreSQL and nginx (`make test`)"

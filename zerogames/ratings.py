@@ -118,6 +118,14 @@ def rate(ratings: Mapping[str, Rating], game: Sequence[Line], repeated: int = 0)
     }
 
 
+def rate_game(
+    ratings: Mapping[str, Rating], earlier: Iterable[Together], game: Sequence[Line], ended: float
+) -> dict[str, Rating]:
+    """The ratings of a game's players after it (`rate`), counting how often the same players met in
+    the day before it ended (`repeats` of the `earlier` rated games)."""
+    return rate(ratings, game, repeats(earlier, game, ended))
+
+
 def recompute(history: Iterable[tuple[str, Sequence[Line], float]]) -> Iterator[dict[str, Rating]]:
     """Every rated game again, in the order they ended, each as (game id, its lines, when it ended):
     yields the ratings of each game's players after it, from nothing but the games before it."""
@@ -125,7 +133,7 @@ def recompute(history: Iterable[tuple[str, Sequence[Line], float]]) -> Iterator[
     tables: dict[str, list[Together]] = {}
     for game, played, ended in history:
         of_game, earlier = ratings.setdefault(game, {}), tables.setdefault(game, [])
-        after = rate(of_game, played, repeats(earlier, played, ended))
+        after = rate_game(of_game, earlier, played, ended)
         of_game.update(after)
         earlier.append((frozenset(line.player for line in played), ended))
         yield after

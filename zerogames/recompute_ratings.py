@@ -13,7 +13,20 @@ from __future__ import annotations
 import os
 import sys
 
-from zerogames.store import Store
+from zerogames import ratings
+from zerogames.store import Store, open_store
+
+
+def recompute(store: Store) -> tuple[int, int, int]:
+    """Every rating again from the rated games' lines, in the order they were rated, in one
+    transaction: (rated games, ratings, ratings whose numbers changed)."""
+    with store.transaction():
+        games = store.ratings.rated_games()
+        stored = store.ratings.every_rating()
+        after = ratings.recompute((game, lines, ended) for game, _, lines, ended in games)
+        final = store.ratings.rewrite(zip(games, after, strict=True))
+    changed = sum(stored.get(key) != rating for key, rating in final.items()) + len(stored.keys() - final)
+    return len(games), len(final), changed
 
 
 def main(arguments: list[str]) -> int:
@@ -21,8 +34,8 @@ def main(arguments: list[str]) -> int:
     if not os.path.exists(path):
         print(f"No database at {path}.", file=sys.stderr)
         return 1
-    games, ratings, changed = Store(path).recompute_ratings()
-    print(f"Recomputed {games} rated games: {ratings} ratings, {changed} changed.")
+    games, rated, changed = recompute(open_store("", path))
+    print(f"Recomputed {games} rated games: {rated} ratings, {changed} changed.")
     return 0
 
 

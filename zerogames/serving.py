@@ -7,16 +7,11 @@ tested and measured is what runs. A `--bind` on the command line overrides the a
 from __future__ import annotations
 
 import gc
-import logging
 import os
 import resource
-import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import gevent
-
-if TYPE_CHECKING:  # the config is read by gunicorn's master, before its worker patches anything
-    from zerogames.store import Store
 
 # One gevent worker: a room must live in one process (README: several behind a proxy), and every
 # open table holds a socket. At worker_connections open connections the worker stops accepting, so it
@@ -28,8 +23,6 @@ worker_connections = 12_000
 OPEN_FILES = 16_384
 control_socket_disable = True
 bind = f"127.0.0.1:{os.environ.get('PORT', '8000')}"
-
-log = logging.getLogger(__name__)
 
 # The largest request body the site takes (zerogames/web/guard.py answers a larger one 413): its
 # largest form is a few hundred bytes, and 16 KB leaves room for any legal move.
@@ -68,19 +61,19 @@ def pre_request(worker: Any, req: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """Keep the worker's own housekeeping, garbage collections and database checkpoints, from
-    stalling the tables.
+    """Set the site going in the worker (zerogames.runtime: the store, the rooms restored, the
+    listener, checkpoints), and keep the worker's own garbage collections from stalling the tables.
 
     What the worker made at start-up (code, templates, restored rooms) is left out of collections for
     good. In the gevent worker, where every table of the process waits on whatever runs, collections
-    run by the clock and checkpoints in a thread of their own; another worker (the benchmark's
-    comparison with threads) keeps Python's and SQLite's own timing.
+    run by the clock; another worker (the benchmark's comparison with threads) keeps Python's timing.
     """
+    from zerogames import runtime  # in the worker, once gevent has patched it
+
+    runtime.start(worker.wsgi)
     gc.freeze()
-    if "gevent" not in type(worker).__module__:
-        return
-    collect_by_the_clock()
-    checkpoint_in_a_thread(worker.wsgi.extensions["zerogames"].store)
+    if "gevent" in type(worker).__module__:
+        collect_by_the_clock()
 
 
 def collect_by_the_clock() -> None:
@@ -105,28 +98,7 @@ def collect_by_the_clock() -> None:
     gevent.spawn(collect)
 
 
-def checkpoint_in_a_thread(store: Store) -> None:
-    """Copy the database's write-ahead log back from a thread of the gevent hub's own (see
-    Store.checkpoint_apart): SQLite lets go of Python while it works, so the tables go on meanwhile."""
-    if not store.checkpoint_apart():
-        return
-    pool = gevent.get_hub().threadpool
-
-    def checkpoint() -> None:
-        while True:
-            gevent.sleep(CHECKPOINT_EVERY)
-            try:
-                pool.apply(store.checkpoint)
-            except sqlite3.Error:
-                # Tried again a second later: one that failed (a full disk, say) must not stop them all.
-                log.exception("checkpoint failed")
-
-    gevent.spawn(checkpoint)
-
-
 # Seconds between young collections, and how many of those between middle and full ones.
 COLLECT_EVERY = 1.0
 MIDDLE_EVERY = 3
 FULL_EVERY = 600
-# Seconds between checkpoints: at a hundred actions a second the log grows by some 400 pages a second.
-CHECKPOINT_EVERY = 1.0

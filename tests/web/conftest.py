@@ -12,6 +12,7 @@ import pytest
 
 from app import create_app
 from tests import postgres
+from zerogames import runtime
 from zerogames.web import identity
 
 # Store and room tests run on both stores, SQLite and PostgreSQL (where the machine has it): a test,
@@ -55,7 +56,7 @@ def settings(tmp_path, database_url) -> dict:
 
 @pytest.fixture
 def app(settings):
-    app = create_app(settings)
+    app = runtime.start(create_app(settings))
     yield app
     close_postgres(app)
 
@@ -93,9 +94,9 @@ def as_player(client, uid: str):
     account, else that guest."""
     store = client.application.extensions["zerogames"].store
     with client.session_transaction() as session:
-        if store.signed_up(uid):
+        if store.players.signed_up(uid):
             token = secrets.token_urlsafe(16)
-            store.start_session(identity.session_digest(token), uid)
+            store.players.start_session(identity.session_digest(token), uid)
             session[identity.SIGNED_IN] = token
         else:
             session[identity.GUEST] = uid
@@ -110,7 +111,8 @@ def uid_of(client) -> str:
         guest = session.get(identity.GUEST)
     if token is None:
         return guest
-    return client.application.extensions["zerogames"].store.session_account(identity.session_digest(token)).id
+    players = client.application.extensions["zerogames"].store.players
+    return players.session_account(identity.session_digest(token)).id
 
 
 def create_room(client, game="zero_game", **options) -> str:

@@ -11,7 +11,7 @@ from werkzeug.security import generate_password_hash
 
 from tests.web.conftest import close_postgres, create_room, on_both_stores, uid_of
 from tests.web.test_records import PASSWORD, sign_in, sign_up
-from zerogames import accounts
+from zerogames import accounts, runtime
 
 pytestmark = on_both_stores
 
@@ -21,7 +21,7 @@ def app(settings):
     """The test app, with a quick password hash."""
     from app import create_app
 
-    app = create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"})
+    app = runtime.start(create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"}))
     yield app
     close_postgres(app)
 
@@ -56,7 +56,8 @@ def test_a_guest_cookie_copied_before_sign_up_holds_nothing_of_the_account(playe
     assert heading(copy) == "Your games" and uid_of(copy) != account
     # Signing up with the old cookie makes a new account, and renames no one.
     assert sign_up(copy, "mallory").status_code == 302
-    assert registry.store.account("ann").id == account and registry.store.account("mallory").id != account
+    accounts = registry.store.players
+    assert accounts.account("ann").id == account and accounts.account("mallory").id != account
     phone = player("Ann's phone")
     assert sign_in(phone, "ann").status_code == 302
     assert heading(phone) == "ann" and uid_of(phone) == account
@@ -153,7 +154,7 @@ def test_a_burst_of_guesses_gets_no_more_than_its_allowance(app, player, monkeyp
 def test_hashes_run_a_few_at_a_time_and_the_rest_are_told_to_wait(app, registry, player, monkeypatch):
     for n in range(30):
         hashed = generate_password_hash(PASSWORD, "pbkdf2:sha256:1")
-        registry.store.sign_up(f"player-{n}", f"P{n}", f"user{n}", hashed)
+        registry.store.players.sign_up(f"player-{n}", f"P{n}", f"user{n}", hashed)
     running, most, lock = [0], [0], threading.Lock()
 
     def slow_check(stored, password):

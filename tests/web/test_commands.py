@@ -21,7 +21,7 @@ from zerogames.store import Store
 
 def rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, as the store holds them."""
-    with store.lock:
+    with store.db.lock:
         names = [row[0] for row in store.db.execute("select name from sqlite_master where type = 'table'")]
         return {name: sorted(map(repr, store.db.execute(f"select * from {name}"))) for name in names}
 
@@ -139,7 +139,7 @@ class Failing:
         self.store, self.real, self.at, self.seen = store, store.db.execute, at, 0
 
     def __call__(self, sql: str, params: Any = ()) -> Any:
-        if self.store.depth and not sql.startswith(("commit", "rollback")):
+        if self.store.db.depth and not sql.startswith(("commit", "rollback")):
             self.seen += 1
             if self.seen == self.at:
                 raise sqlite3.OperationalError("disk I/O error")

@@ -13,6 +13,7 @@ import pytest
 
 from app import create_app
 from tests.web.conftest import act, create_room, join
+from zerogames import runtime
 from zerogames.games import GAMES
 
 HX = {"HX-Request": "true"}
@@ -30,7 +31,7 @@ def zero_game(player, registry):
 
 
 def stored_actions(registry, room) -> list[dict]:
-    return [action for _, action, _, _ in registry.store.all_actions(room.code, room.game_no)]
+    return [action for _, action, _, _ in registry.store.games.actions(room.code, room.game_no)]
 
 
 # Another origin on the same host (another port) or a sibling subdomain: SameSite cookies let its
@@ -215,8 +216,10 @@ def test_every_legal_move_holds_only_what_its_game_declares():
 
 
 def proxied_app(tmp_path, **config):
-    return create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "proxied.db"), "PROXIES": "127.0.0.1", **config}
+    return runtime.start(
+        create_app(
+            {"TESTING": True, "DATABASE": str(tmp_path / "proxied.db"), "PROXIES": "127.0.0.1", **config}
+        )
     )
 
 

@@ -11,8 +11,9 @@ import pytest
 from app import create_app
 from tests.web.conftest import close_postgres, version_of, wait_until
 from tests.web.test_store import five_player_game
-from zerogames.postgres import PostgresStore
+from zerogames import runtime
 from zerogames.rooms import Refused, Subscriber, owners
+from zerogames.store import open_store
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def database_url(postgres_server) -> str:
 @pytest.fixture
 def other(settings):
     """A second server on the same database."""
-    app = create_app(settings)
+    app = runtime.start(create_app(settings))
     yield app
     close_postgres(app)
 
@@ -58,7 +59,7 @@ def test_a_guest_signing_in_elsewhere_hands_their_seats_over_in_every_process(re
     room = registry.create("zero_game", {}, "guest-1", "Ann")
     other.extensions["zerogames"].hand_over("guest-1", "account-1")
     wait_until(lambda: room.seats[0].uid == "account-1")
-    assert room.host == "account-1" and registry.store.load_room(room.code).seats[0].uid == "account-1"
+    assert room.host == "account-1" and registry.store.rooms.load(room.code).seats[0].uid == "account-1"
 
 
 def test_a_request_for_a_room_owned_elsewhere_waits_no_longer_than_the_handover(
@@ -67,7 +68,7 @@ def test_a_request_for_a_room_owned_elsewhere_waits_no_longer_than_the_handover(
     """An owner that never answers (its listener gone) keeps its room; the asker gives up in time."""
     monkeypatch.setattr(owners, "HANDOVER_WAIT", 0.5)
     code, room = five_player_game(player, registry, 1)
-    registry.store.listener.close()
+    registry.store.peers.listener.close()
     began = time.monotonic()
     assert other.extensions["zerogames"].get(code) is None
     assert 0.5 <= time.monotonic() - began < 1.5
@@ -80,7 +81,7 @@ def test_servers_starting_at_once_on_a_new_database_all_start(database_url):
 
     def start() -> None:
         try:
-            PostgresStore(database_url).close()
+            open_store(database_url).close()
         except Exception as error:
             failed.append(error)
 

@@ -35,7 +35,7 @@ def simulate_rated_games(store: Store, games: int, kinds=EVERY_GAME, seed: int =
         sides = [Side(seats, rng.randint(0, 3)) for seats in teams]
         away = {rng.randrange(len(players))} if rng.random() < 0.1 else set()
         with store.transaction():
-            store.rate_game(game_id, "ROOM", number, lines(sides, players, away), float(number))
+            store.ratings.rate_game(game_id, "ROOM", number, lines(sides, players, away), float(number))
 
 
 def stored(store: Store):
@@ -57,41 +57,41 @@ def test_recomputing_from_the_history_gives_the_stored_ratings(store):
     simulate_rated_games(store, 200)
     before = stored(store)
     assert len(before[0]) > 40
-    assert store.recompute_ratings() == (200, len(before[0]), 0)
+    assert recompute_ratings.recompute(store) == (200, len(before[0]), 0)
     assert stored(store) == before
     # A rating that went wrong is put right.
     wrong = store.db.execute("update ratings set mu = mu + 1 where player = 'player-3'").rowcount
-    assert wrong and store.recompute_ratings() == (200, len(before[0]), wrong)
+    assert wrong and recompute_ratings.recompute(store) == (200, len(before[0]), wrong)
     assert stored(store) == before
 
 
 def test_a_leaderboard_lists_every_rated_player_best_first_provisional_ones_too(store):
     simulate_rated_games(store, 20, kinds=["zero_game"])
-    board = store.leaderboard("zero_game", 0, 100)
-    rated = [p for p in PLAYERS if store.ratings_of("zero_game", [p])]
+    board = store.ratings.leaderboard("zero_game", 0, 100)
+    rated = [p for p in PLAYERS if store.ratings.of("zero_game", [p])]
     assert {player for player, *_ in board} == set(rated)
     assert any(rating.provisional for *_, rating in board)
     ordinals = [rating.ordinal for *_, rating in board]
     assert ordinals == sorted(ordinals, reverse=True)
-    assert store.leaderboard_length("zero_game", 100) == len(board) > 5
-    assert store.leaderboard_length("zero_game", 5) == 5
+    assert store.ratings.leaderboard_length("zero_game", 100) == len(board) > 5
+    assert store.ratings.leaderboard_length("zero_game", 5) == 5
     for place, (player, username, _) in enumerate(board, start=1):
-        assert store.leaderboard_place("zero_game", player) == place and username == player
-    assert store.leaderboard("zero_game", 2, 3) == board[2:5]
-    assert store.leaderboard_place("zero_game", "nobody") is None
+        assert store.ratings.leaderboard_place("zero_game", player) == place and username == player
+    assert store.ratings.leaderboard("zero_game", 2, 3) == board[2:5]
+    assert store.ratings.leaderboard_place("zero_game", "nobody") is None
 
 
 def test_a_players_history_of_ratings_ends_at_their_rating(store):
     simulate_rated_games(store, 40)
-    history = store.player_ratings("player-0")
+    history = store.ratings.of_player("player-0")
     for game, ratings in history.items():
-        (now,) = store.ratings_of(game, ["player-0"]).values()
+        (now,) = store.ratings.of(game, ["player-0"]).values()
         assert ratings[-1].mu == now.mu and len(ratings) == now.games
 
 
 def test_the_operators_command_recomputes_and_says_what_changed(tmp_path, capsys):
     path = tmp_path / "site.db"
-    simulate_rated_games(Store(path), 20)
+    simulate_rated_games(open_store("", path), 20)
     assert recompute_ratings.main([str(path)]) == 0
     assert capsys.readouterr().out == "Recomputed 20 rated games: 48 ratings, 0 changed.\n"
     assert recompute_ratings.main([str(tmp_path / "none.db")]) == 1
@@ -104,7 +104,7 @@ ONE_ROUND = {"schedule": [1]}  # Zero Game's shortest: a card each, three bids a
 
 def sign_up(store: Store, *players: str) -> None:
     for player in players:
-        store.sign_up(player, player.title(), player, "not a password hash")
+        store.players.sign_up(player, player.title(), player, "not a password hash")
 
 
 def seated(registry, players, options=ONE_ROUND, ranked=True):
@@ -130,7 +130,7 @@ def test_the_end_of_a_ranked_game_rates_its_players_at_once(registry):
     room = seated(registry, ["ann", "bea", "cal"])
     assert room.published.ranked and room.published.ratings == ("1000", "1000", "1000")
     play_out(registry, room)
-    after = registry.store.ratings_of("zero_game", ["ann", "bea", "cal"])
+    after = registry.store.ratings.of("zero_game", ["ann", "bea", "cal"])
     assert {player: rating.games for player, rating in after.items()} == {"ann": 1, "bea": 1, "cal": 1}
     # Beside each name at the table: the new ratings, in the publication of the game's end.
     assert room.published.ratings == tuple(after[p].shown for p in ("ann", "bea", "cal"))
@@ -141,7 +141,7 @@ def test_the_end_of_a_ranked_game_rates_its_players_at_once(registry):
     # Another table's game moves Ann's rating: this table shows it from its next game on.
     sign_up(registry.store, "dan")
     play_out(registry, seated(registry, ["ann", "bea", "dan"]))
-    moved = registry.store.ratings_of("zero_game", ["ann"])["ann"].shown
+    moved = registry.store.ratings.of("zero_game", ["ann"])["ann"].shown
     registry.rematch(room, "bea")
     assert room.published.ratings[0] == moved
 
@@ -175,7 +175,7 @@ def test_a_player_marked_away_at_the_end_finishes_last(registry):
 def test_an_unranked_room_never_changes_a_rating(registry):
     sign_up(registry.store, "ann", "bea", "cal")
     play_out(registry, seated(registry, ["ann", "bea", "cal"], ranked=False))
-    assert registry.store.ratings_of("zero_game", ["ann", "bea", "cal"]) == {}
+    assert registry.store.ratings.of("zero_game", ["ann", "bea", "cal"]) == {}
 
 
 def test_a_table_with_a_bot_is_not_rated(registry):
@@ -212,7 +212,7 @@ def test_a_ranked_table_seats_signed_up_players_only_and_no_bots(registry):
 
 def test_the_leaderboard_page_lists_the_settled_and_marks_the_viewer(app, registry, player):
     simulate_rated_games(registry.store, 150, kinds=["zero_game"])
-    board = registry.store.leaderboard("zero_game", 0, 100)
+    board = registry.store.ratings.leaderboard("zero_game", 0, 100)
     third = board[2][0]
     html = as_player(player("Viewer"), third).get("/leaderboard/zero_game").text
     assert "You are 3rd, marked below." in words(html)
@@ -257,16 +257,16 @@ def test_farming_a_rating_with_a_second_account_buys_less_than_two_games(store):
     def win(winner: str, loser: str, ended: float) -> None:
         with store.transaction():
             game = lines([Side((0,), 1), Side((1,), 0)], [winner, loser])
-            store.rate_game("cabo", "ROOM", int(ended), game, ended)
+            store.ratings.rate_game("cabo", "ROOM", int(ended), game, ended)
 
     for n in range(6):
         win("main", "alt", 1000.0 + 60 * n)
     for n in range(2):
         win("ann", "bea", 1000.0 + 86_400 * n)
-    farmed, fair = (store.ratings_of("cabo", [p])[p] for p in ("main", "ann"))
+    farmed, fair = (store.ratings.of("cabo", [p])[p] for p in ("main", "ann"))
     assert farmed.games == 6 and farmed.mu < fair.mu
     # The rule is the history's: a recompute finds the same numbers.
-    assert store.recompute_ratings()[2] == 0
+    assert recompute_ratings.recompute(store)[2] == 0
 
 
 def test_a_ranked_table_always_has_a_clock_and_a_player_who_stops_finishes_last(registry, moment):  # noqa: F811

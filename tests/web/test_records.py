@@ -27,8 +27,9 @@ ZERO_GAME = GAMES["zero_game"]
 def app(settings):
     """The test app, with a quick password hash (the real one is timed in the browser tests)."""
     from app import create_app
+    from zerogames import runtime
 
-    app = create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"})
+    app = runtime.start(create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"}))
     yield app
     close_postgres(app)
 
@@ -142,7 +143,7 @@ def test_a_browser_signed_in_neither_signs_up_nor_signs_in_to_another_account(pl
     assert "You are signed in as bea: sign out to make another account." in unescape(refused.text)
     # Neither account's games moved, even had a request got past the page.
     with pytest.raises(ValueError):
-        registry.store.join_guest(uid_of(bea), uid_of(ann))
+        registry.store.players.join_guest(uid_of(bea), uid_of(ann))
     assert replay_links(ann.get("/me").text) == [first] and replay_links(bea.get("/me").text) == []
 
 
@@ -172,21 +173,21 @@ def test_a_sign_up_refused_says_why_and_makes_nothing(player, registry, username
     ann = player("Ann")
     response = sign_up(ann, username, password, again)
     assert response.status_code == 400 and reason in unescape(response.text)
-    assert registry.store.account(username) is None
+    assert registry.store.players.account(username) is None
     assert 'value="' + username + '"' in unescape(response.text)  # what was typed stays, but passwords
     assert PASSWORD not in response.text
 
 
 def test_a_username_taken_is_refused_in_any_case_and_the_first_account_is_untouched(player, registry):
     sign_up(player("Ann"))
-    first = registry.store.account("ann")
+    first = registry.store.players.account("ann")
     other = player("Other Ann")
     response = sign_up(other, "ANN", "another password")
     assert response.status_code == 400 and "The username ANN is taken: pick another." in unescape(
         response.text
     )
-    assert registry.store.account("ann") == first
-    assert registry.store.player(uid_of(other)) is None
+    assert registry.store.players.account("ann") == first
+    assert registry.store.players.player(uid_of(other)) is None
 
 
 def test_a_wrong_password_is_answered_slowly_and_changes_nothing(player, registry, monkeypatch):
@@ -376,7 +377,7 @@ def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_vie
             wait_until(lambda before=version: room.status != "playing" or room.version != before)
     game = f"{room.code}-{room.game_no}"
     assert "Watch replay" in ann.get(f"/r/{room.code}").text
-    last = len(registry.store.all_actions(room.code, room.game_no))
+    last = len(registry.store.games.actions(room.code, room.game_no))
     charted = []
     for step in (0, last // 2, last):
         for view in ("0", "1", "open"):
@@ -403,7 +404,7 @@ def test_viewers_asking_for_one_replay_at_once_share_one_rebuild(player, registr
     from zerogames.web import history
 
     game = play_against_bots(player("Ann"), registry)
-    record = registry.store.record(*game.split("-")[:1], 1)
+    record = registry.store.history.record(*game.split("-")[:1], 1)
     built = []
 
     class Counted(history.Replay):

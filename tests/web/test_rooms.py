@@ -17,7 +17,7 @@ from tests.web.conftest import (
     wait_until,
     words,
 )
-from zerogames import clock
+from zerogames import clock, runtime
 from zerogames.games import GAMES
 from zerogames.games.cards import card_name
 from zerogames.rooms import CODE_ALPHABET, Subscriber
@@ -70,7 +70,11 @@ def test_joining_by_code_finds_a_room_of_another_process(tmp_path):
     """Two processes behind the README's proxy, sharing the database: a code typed on the one that
     does not own it is sent to /r/CODE, which the proxy routes to the owner, which shows the room."""
     shards = [
-        create_app({"TESTING": True, "DATABASE": str(tmp_path / "shared.db"), "SHARD": f"{i}/2", "DEV": True})
+        runtime.start(
+            create_app(
+                {"TESTING": True, "DATABASE": str(tmp_path / "shared.db"), "SHARD": f"{i}/2", "DEV": True}
+            )
+        )
         for i in range(2)
     ]
     owner, other = shards[1].test_client(), shards[0].test_client()
@@ -216,7 +220,7 @@ def test_the_same_move_sent_twice_from_the_same_table_is_made_once_and_silently(
 def test_a_rebuilt_room_numbers_its_tables_past_the_ones_open_pages_show(player, registry, settings):
     code, clients, room = started(player, registry)
     shown = int(re.search(r'data-seq="(\d+)"', clients[0].get(f"/r/{code}").text).group(1))
-    restarted = create_app(settings).extensions["zerogames"].get(code)
+    restarted = runtime.start(create_app(settings)).extensions["zerogames"].get(code)
     # A page drops any table numbered below the one it shows: the restarted room's come after.
     assert restarted.published.seq > shown
     assert restarted.published.version == room.version
@@ -304,7 +308,7 @@ def test_bots_move_by_themselves(player, registry):
             break
         act(ann, code, json.dumps(room.rules.legal_actions(room.state, 0)[0]))
     assert room.status == "over"
-    actions = registry.store.all_actions(code, room.game_no)
+    actions = registry.store.games.actions(code, room.game_no)
     assert {by.split(":")[0] for *_, by in actions} == {"player", "bot"}
 
 
@@ -324,7 +328,7 @@ def test_normal_and_hard_bots_are_seated_by_level_and_play_a_whole_game(player, 
         wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
         if room.status == "playing":
             act(ann, code, json.dumps(room.rules.legal_actions(room.state, 0)[0]))
-    bys = {by for *_, by in registry.store.all_actions(code, room.game_no)}
+    bys = {by for *_, by in registry.store.games.actions(code, room.game_no)}
     assert bys == {"player:" + room.seats[0].uid, "bot:normal", "bot:hard"}
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from app import create_app
 from tests.web.conftest import act, create_room, join, on_both_stores
+from zerogames import runtime
 from zerogames.store import SNAPSHOT_EVERY
 
 
@@ -32,7 +33,7 @@ def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, regist
     assert room.rules.dump(rebuilt.state) == room.rules.dump(room.state)
     assert (rebuilt.version, rebuilt.action_count) == (room.version, room.action_count)
     assert rebuilt.seats == room.seats
-    log = registry.store.game_log(code, room.game_no)
+    log = registry.store.games.log(code, room.game_no)
     assert log.snapshot_at == SNAPSHOT_EVERY and len(log.after_snapshot()) == 17
 
 
@@ -41,7 +42,7 @@ def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings)
     code, room = five_player_game(player, registry, 23)
     lobby = create_room(player("Lob"))
     registry.store.close()  # the server dies
-    restarted = create_app(settings)
+    restarted = runtime.start(create_app(settings))
     again = restarted.extensions["zerogames"]
     assert set(again.rooms) == {code, lobby}
     back = again.get(code)
@@ -54,7 +55,7 @@ def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
     code, room = five_player_game(player, registry, 100)
     assert room.status == "over"
     registry.store.close()  # the server dies
-    restarted = create_app(settings)
+    restarted = runtime.start(create_app(settings))
     assert code not in restarted.extensions["zerogames"].rooms
     back = restarted.extensions["zerogames"].get(code)
     assert back.status == "over" and room.rules.result(back.state) == room.rules.result(room.state)
@@ -63,15 +64,15 @@ def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
 @on_both_stores
 def test_every_action_is_logged_with_who_made_it(player, registry):
     code, room = five_player_game(player, registry, 12)
-    log = registry.store.all_actions(code, room.game_no)
+    log = registry.store.games.actions(code, room.game_no)
     assert len(log) == 12
     assert all(by.startswith("player:") for *_, by in log)
 
 
 def test_a_process_of_several_owns_only_its_slice_of_codes(player, app, tmp_path):
     shared = {"TESTING": True, "DATABASE": app.config["DATABASE"], "DEV": True, "BOT_DELAY": 0}
-    first = create_app({**shared, "SHARD": "0/2"}).extensions["zerogames"]
-    second = create_app({**shared, "SHARD": "1/2"}).extensions["zerogames"]
+    first = runtime.start(create_app({**shared, "SHARD": "0/2"})).extensions["zerogames"]
+    second = runtime.start(create_app({**shared, "SHARD": "1/2"})).extensions["zerogames"]
     codes = [first.create("zero_game", {}, f"u{i}", "Ann").code for i in range(20)]
     assert all(first.owns(code) and not second.owns(code) for code in codes)
     assert second.get(codes[0]) is None and first.get(codes[0]) is not None
@@ -81,10 +82,10 @@ def test_checkpoints_apart_leave_commits_alone_and_copy_the_log_back(player, reg
     """The gevent worker copies the write-ahead log back from a thread of its own (zerogames/serving.py):
     commits then never do it, and a checkpoint puts every acknowledged action in the database file."""
     store = registry.store
-    store.checkpoint_apart()
+    store.db.checkpoint_apart()
     assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
     code, _ = five_player_game(player, registry, 12)
-    store.checkpoint()
+    store.db.checkpoint()
     # The database file alone, without its log, now holds all twelve actions.
     alone = tmp_path / "alone.db"
     alone.write_bytes(Path(app.config["DATABASE"]).read_bytes())

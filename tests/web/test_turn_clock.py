@@ -55,7 +55,7 @@ def table(player, game="zero_game", players=3, **options):
 
 
 def log_of(registry, room):
-    return registry.store.all_actions(room.code, room.game_no)
+    return registry.store.games.actions(room.code, room.game_no)
 
 
 def test_the_clock_counts_from_the_last_move_and_runs_out_on_the_easy_bots_move(player, registry, moment):
@@ -216,8 +216,8 @@ def test_a_table_every_player_has_left_for_ten_minutes_ends_as_abandoned(player,
     assert "This game was abandoned: every player was away for 10 minutes" in words(page(clients[1], code))
     response = act(clients[0], code, json.dumps({"type": "bid", "bid": 0}))
     assert "The game is over" in response.text
-    assert registry.store.unfinished_rooms() == []
-    assert registry.store.record(code, room.game_no).outcome == "abandoned"
+    assert registry.store.rooms.unfinished() == []
+    assert registry.store.history.record(code, room.game_no).outcome == "abandoned"
 
 
 def test_a_players_own_moves_keep_a_table_without_live_channels_going(player, registry, moment):

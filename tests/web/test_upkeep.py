@@ -8,18 +8,19 @@ import threading
 
 from app import create_app
 from tests.web.conftest import close_postgres, create_room, join, on_both_stores
+from zerogames import runtime
 from zerogames.rooms import CODE_ALPHABET, RoomRegistry, Subscriber
 from zerogames.rooms.registry import KEEP_IDLE
-from zerogames.store import JOURNAL_SIZE_LIMIT, RoomRow, Store
+from zerogames.store import JOURNAL_SIZE_LIMIT, RoomRow, Store, open_store
 
 
 def test_codes_never_run_out_a_longer_one_is_made(tmp_path):
     """One process of 23 owns the codes starting with A: 12,167 of four letters. All taken, the next
     room gets five letters at once (where the registry used to loop for ever, holding its lock)."""
-    store = Store(tmp_path / "full.db")
+    store = open_store("", tmp_path / "full.db")
     with store.transaction():
         for code in (f"A{b}{c}{d}" for b in CODE_ALPHABET for c in CODE_ALPHABET for d in CODE_ALPHABET):
-            store.write_room(RoomRow(code, "zero_game", {}, "host", "lobby", 0, None, 0, []))
+            store.rooms.write(RoomRow(code, "zero_game", {}, "host", "lobby", 0, None, 0, []))
     registry = RoomRegistry(store, shard=(0, len(CODE_ALPHABET)))
     made: list[str] = []
     creating = threading.Thread(
@@ -61,11 +62,11 @@ def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, regi
     assert ann.get(f"/r/{never_started}").status_code == 404
     assert ann.get(f"/r/{finished}").status_code == 404
     assert ann.get(f"/r/{playing}").status_code == 200 and ann.get(f"/r/{recent}").status_code == 200
-    assert store.code_taken(finished), "a code with games in the history is never handed out again"
-    assert not store.code_taken(never_started)
+    assert store.rooms.code_taken(finished), "a code with games in the history is never handed out again"
+    assert not store.rooms.code_taken(never_started)
     # A restart brings back only what was kept.
     store.close()  # the server stops
-    restarted = create_app(settings)
+    restarted = runtime.start(create_app(settings))
     assert set(restarted.extensions["zerogames"].rooms) == {playing, recent}
     close_postgres(restarted)
 
@@ -79,15 +80,15 @@ def test_an_idle_room_someone_is_looking_at_is_kept(player, registry):
 
 
 def test_the_write_ahead_log_is_cut_back_after_a_burst(tmp_path):
-    store = Store(tmp_path / "burst.db")
-    store.checkpoint_apart()  # as the served worker does: copied back by `checkpoint`, not by commits
+    store = open_store("", tmp_path / "burst.db")
+    store.db.checkpoint_apart()  # as the served worker does: copied back by `checkpoint`, not by commits
     row = RoomRow("ABCD", "zero_game", {"pad": "x" * 2000}, "host", "lobby", 0, None, 0, [])
     for version in range(6000):
-        store.save_room(RoomRow(**{**row.__dict__, "version": version}))
+        store.rooms.save(RoomRow(**{**row.__dict__, "version": version}))
     wal = tmp_path / "burst.db-wal"
     assert os.path.getsize(wal) > 2 * JOURNAL_SIZE_LIMIT
-    store.checkpoint()
-    store.save_room(row)  # the next write starts the log over, and cuts it back
+    store.db.checkpoint()
+    store.rooms.save(row)  # the next write starts the log over, and cuts it back
     assert os.path.getsize(wal) <= JOURNAL_SIZE_LIMIT
 
 

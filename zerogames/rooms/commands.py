@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from zerogames.ratings import Rating
 from zerogames.store import GameEnd, RoomRow, Store
 
 from .facts import Facts
@@ -141,8 +140,23 @@ class Abandon:
 
 
 Command = (
-    Join | Leave | AddBot | RemoveBot | SetOptions | SetClock | SetRanked | Start | Rematch | Act
-    | TimeOut | BotMove | Back | HandToBot | MoveSeat | HandOver | Abandon
+    Join
+    | Leave
+    | AddBot
+    | RemoveBot
+    | SetOptions
+    | SetClock
+    | SetRanked
+    | Start
+    | Rematch
+    | Act
+    | TimeOut
+    | BotMove
+    | Back
+    | HandToBot
+    | MoveSeat
+    | HandOver
+    | Abandon
 )
 
 
@@ -189,7 +203,7 @@ class Write(Protocol):
 @dataclass(frozen=True)
 class SaveRoom:
     def __call__(self, store: Store, row: RoomRow) -> None:
-        store.save_room(row)
+        store.rooms.save(row)
 
 
 @dataclass(frozen=True)
@@ -197,7 +211,7 @@ class SaveMovedSeat:
     seat: int
 
     def __call__(self, store: Store, row: RoomRow) -> None:
-        store.save_moved_seat(row, self.seat)
+        store.rooms.save_moved_seat(row, self.seat)
 
 
 @dataclass(frozen=True)
@@ -208,7 +222,7 @@ class StartGame:
     now: float
 
     def __call__(self, store: Store, row: RoomRow) -> None:
-        store.start_game(row, self.players, self.options, self.dumped, self.now)
+        store.games.start(row, self.players, self.options, self.dumped, self.now)
 
 
 @dataclass(frozen=True)
@@ -222,9 +236,17 @@ class AppendAction:
     end: GameEnd | None
 
     def __call__(self, store: Store, row: RoomRow) -> None:
-        store.append_action(
-            row.code, row.game_no, self.number, self.seat, self.action, self.now, self.by, row.version,
-            self.snapshot, self.end,
+        store.games.append(
+            row.code,
+            row.game_no,
+            self.number,
+            self.seat,
+            self.action,
+            self.now,
+            self.by,
+            row.version,
+            self.snapshot,
+            self.end,
         )
 
 
@@ -233,18 +255,10 @@ class AbandonGame:
     end: GameEnd
 
     def __call__(self, store: Store, row: RoomRow) -> None:
-        store.abandon_game(row.code, row.game_no, row.version, self.end)
+        store.games.abandon(row.code, row.game_no, row.version, self.end)
 
 
 # What a decision may know besides the room's facts.
-
-
-class Players(Protocol):
-    """What the store knows of players, read (never written) while deciding."""
-
-    def signed_up(self, player: str | None) -> bool: ...
-    def ratings_of(self, game: str, players: list[str]) -> dict[str, Rating]: ...
-    def seat_moves(self, code: str, seat: int) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -253,5 +267,6 @@ class Context:
     now: float
     connected: frozenset[str]  # players with a live channel open
     bot_delay: float  # an away seat's move comes after a bot's pause
-    players: Players
-
+    # What the store knows of players (who has signed up, their ratings, their seats' moves to other
+    # devices): read, never written, while deciding.
+    store: Store

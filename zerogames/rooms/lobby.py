@@ -34,7 +34,7 @@ from .play import taken_back
 
 def seats_changed(facts: Facts, context: Context, answer: Any = None, **changes: Any) -> Decision:
     """A change of the lobby's seats or options: the room's row rewritten, its ratings shown anew."""
-    after = ranked.with_ratings(replace(facts, **changes), context.players)
+    after = ranked.with_ratings(replace(facts, **changes), context.store)
     return Decision(after, (SaveRoom(),), answer)
 
 
@@ -62,7 +62,7 @@ def join(facts: Facts, command: Join, context: Context) -> Verdict:
     rules = facts.rules
     if len(facts.seats) >= rules.max_players:
         return Refusal(f"This table is full: {rules.title} is for at most {rules.max_players}.")
-    if why := ranked.why_not_seated(facts, command.uid, context.players):
+    if why := ranked.why_not_seated(facts, command.uid, context.store):
         return Refusal(why)
     return seats_changed(facts, context, len(facts.seats), seats=(*facts.seats, Seat(command.uid, name)))
 
@@ -125,7 +125,7 @@ def set_ranked(facts: Facts, command: SetRanked, context: Context) -> Verdict:
     player's."""
     if refusal := host_in_lobby(facts, command.uid):
         return refusal
-    if command.ranked and (why := ranked.why_not_ranked(facts, context.players)):
+    if command.ranked and (why := ranked.why_not_ranked(facts, context.store)):
         return Refusal(why)
     return seats_changed(facts, context, ranked=command.ranked)
 
@@ -163,7 +163,7 @@ def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
     )
     after = turn_clock.started(after, context.now)
     # Ratings as they are now: other rooms' games may have moved them since the seats were taken.
-    after = ranked.with_ratings(after, context.players)
+    after = ranked.with_ratings(after, context.store)
     return Decision(after, (SaveRoom(), StartGame(players, options, rules.dump(state), context.now)))
 
 

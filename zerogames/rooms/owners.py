@@ -1,6 +1,6 @@
 """Owners: on PostgreSQL, several processes (on several machines) serve the rooms, one process a room.
 
-A process owns a room while it holds the room's lock in the database (zerogames.postgres): the
+A process owns a room while it holds the room's lock in the database (zerogames.store.postgres): the
 database lets go of it the moment that process dies. The proxy sends every request for a room to one
 process, chosen by the room's code (README: several processes), and that process takes the room:
 - from the log, if no live process holds it (it was never open, or its owner died): its bots, clock
@@ -52,11 +52,11 @@ class Owners:
                 room = registry.rooms.get(code)
             if room is not None:
                 return room
-            if not registry.store.own(code):
+            if not registry.store.peers.own(code):
                 raise OwnedElsewhere
             room = registry.rebuild(code)
             if room is None:
-                registry.store.disown(code)
+                registry.store.peers.disown(code)
                 return None
             with registry.lock:
                 registry.rooms[code] = room
@@ -69,7 +69,7 @@ class Owners:
         """Ask the live owner to let go of the room, and take it once it has (None if it never does
         within HANDOVER_WAIT seconds)."""
         registry = self.registry
-        registry.store.ask_others("let_go", code)
+        registry.store.peers.ask_others("let_go", code)
         deadline = time.monotonic() + HANDOVER_WAIT
         while time.monotonic() < deadline:
             time.sleep(HANDOVER_POLL)
@@ -93,6 +93,6 @@ class Owners:
                 for timer in (room.clock_timer, room.abandon_timer):
                     if timer is not None:
                         timer.cancel()
-                registry.store.disown(code)
+                registry.store.peers.disown(code)
                 for sub in room.subscribers:
                     sub.wake()

@@ -101,7 +101,7 @@ def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
     end = ended(outcome, facts.seated())
     end.rated = ranked.rated_lines(facts, outcome.sides)
     over = replace(facts, status="over")
-    return ranked.with_ratings(over, context.players, end.rated), end
+    return ranked.with_ratings(over, context.store, end.rated), end
 
 
 def time_out(facts: Facts, command: TimeOut, context: Context) -> Verdict:
@@ -193,7 +193,7 @@ def move_seat(facts: Facts, command: MoveSeat, context: Context) -> Verdict:
     if (
         not 0 <= seat < len(facts.seats)
         or facts.seats[seat].uid != command.old_uid
-        or context.players.seat_moves(context.code, seat) != command.moves
+        or context.store.rooms.seat_moves(context.code, seat) != command.moves
     ):
         return Refusal("This rejoin link has been used or is out of date.")
     if facts.ranked and command.new_uid != command.old_uid:

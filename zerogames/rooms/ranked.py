@@ -9,26 +9,26 @@ from dataclasses import replace
 from zerogames import ratings
 from zerogames.games.base import Side
 from zerogames.ratings import Line, Rating
+from zerogames.store import Store
 
-from .commands import Players
 from .facts import Facts
 
 ONLY_SIGNED_UP = "a ranked table is for signed-up players only"
 
 
-def why_not_ranked(facts: Facts, players: Players) -> str | None:
+def why_not_ranked(facts: Facts, store: Store) -> str | None:
     """Why the table cannot be marked ranked as it is seated, or None."""
     if any(seat.uid is None for seat in facts.seats):
         return f"Remove the bots first: {ONLY_SIGNED_UP}."
-    guests = [seat.name for seat in facts.seats if not players.signed_up(seat.uid)]
+    guests = [seat.name for seat in facts.seats if not store.players.signed_up(seat.uid)]
     if guests:
         verb = "is a guest" if len(guests) == 1 else "are guests"
         return f"{' and '.join(guests)} {verb}: {ONLY_SIGNED_UP}."
     return None
 
 
-def why_not_seated(facts: Facts, uid: str, players: Players) -> str | None:
-    if facts.ranked and not players.signed_up(uid):
+def why_not_seated(facts: Facts, uid: str, store: Store) -> str | None:
+    if facts.ranked and not store.players.signed_up(uid):
         return f"This table is ranked: sign in or sign up to take a seat ({ONLY_SIGNED_UP})."
     return None
 
@@ -37,14 +37,14 @@ def why_no_bots(facts: Facts) -> str | None:
     return f"A ranked table has no bots: {ONLY_SIGNED_UP}." if facts.ranked else None
 
 
-def with_ratings(facts: Facts, players: Players, rated: Sequence[Line] = ()) -> Facts:
+def with_ratings(facts: Facts, store: Store, rated: Sequence[Line] = ()) -> Facts:
     """The facts with each seat's rating at the room's game, as shown beside its name at a ranked table
     ("0?" for a player not rated yet); none at an unranked one. `rated`: the lines of a game ending with
     this change, whose new ratings the store writes with it (and so shows here already)."""
     if not facts.ranked:
         return replace(facts, ratings=()) if facts.ratings else facts
     uids = [seat.uid for seat in facts.seats if seat.uid]
-    known = players.ratings_of(facts.game_id, uids)
+    known = store.ratings.of(facts.game_id, uids)
     if rated:
         known = {**known, **ratings.rate(known, rated)}
     shown = tuple(known.get(seat.uid, Rating()).shown if seat.uid else None for seat in facts.seats)

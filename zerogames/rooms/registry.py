@@ -205,7 +205,7 @@ class RoomRegistry:
         account's, but where the account already holds a seat: in the rooms of this process, and of
         every other (on PostgreSQL, each is asked)."""
         self.hand_over_here(old_uid, new_uid)
-        self.store.ask_others("hand_over", old_uid, new_uid)
+        self.store.peers.ask_others("hand_over", old_uid, new_uid)
 
     def hand_over_here(self, old_uid: str, new_uid: str) -> None:
         with self.lock:
@@ -235,7 +235,8 @@ class RoomRegistry:
                 )
                 # Codes stay with their rooms and their games' history: never hand out a used one (nor
                 # one another process is handing out at this moment).
-                if code not in self.rooms and not self.store.code_taken(code) and self.store.own(code):
+                store = self.store
+                if code not in self.rooms and not store.rooms.code_taken(code) and store.peers.own(code):
                     return code
             length += 1
 
@@ -245,7 +246,7 @@ class RoomRegistry:
         facts = Facts(game_id, options, uid, seats=(Seat(uid, clean_name(name)),))
         with self.lock:
             room = Room(self.new_code(), facts, self.clock)
-            self.store.save_room(facts.row(room.code))
+            self.store.rooms.save(facts.row(room.code))
             self.rooms[room.code] = room
         with room.lock:
             room.changed()
@@ -269,7 +270,7 @@ class RoomRegistry:
         with self.lock:
             if code in self.rooms:
                 return True
-        return a_code(code) and self.store.load_room(code) is not None
+        return a_code(code) and self.store.rooms.load(code) is not None
 
     def owns(self, code: str) -> bool:
         return code[:1] in self.first_letters
@@ -282,20 +283,20 @@ class RoomRegistry:
         games stay in the history); then again every DROP_EVERY seconds. How many went."""
         before = self.clock() - KEEP_IDLE
         dropped = 0
-        for code in self.store.idle_rooms(before):
+        for code in self.store.rooms.idle(before):
             with self.lock:
                 room = self.rooms.get(code)
                 if room is not None and room.subscribers:
                     continue  # someone has its page open: kept while they look
-                if room is None and not self.store.own(code):
+                if room is None and not self.store.peers.own(code):
                     continue  # another process's, which drops it if it will
-                if self.store.drop_room(code, before):
+                if self.store.rooms.drop(code, before):
                     self.rooms.pop(code, None)
                     self.owners.taking.pop(code, None)
-                    self.store.disown(code)
+                    self.store.peers.disown(code)
                     dropped += 1
                 elif room is None:
-                    self.store.disown(code)
+                    self.store.peers.disown(code)
         self.scheduler.call_at(self.clock() + DROP_EVERY, self.drop_idle_rooms)
         return dropped
 
@@ -304,7 +305,7 @@ class RoomRegistry:
         bots moving again."""
         self.drop_idle_rooms()
         restored = 0
-        for code in self.store.unfinished_rooms():
+        for code in self.store.rooms.unfinished():
             if not self.owns(code):
                 continue
             with contextlib.suppress(OwnedElsewhere):  # a live process serves it
@@ -314,7 +315,7 @@ class RoomRegistry:
     def rebuild(self, code: str) -> Room | None:
         """The room as the store has it: its row, then its game from one read of its log (the state
         from the latest snapshot on, the turn clock and the bots' memories from every action)."""
-        row = self.store.load_room(code)
+        row = self.store.rooms.load(code)
         if row is None or row.game not in GAMES:
             return None
         facts = Facts(
@@ -331,7 +332,7 @@ class RoomRegistry:
         )
         game_log = None
         if row.status != "lobby":
-            game_log = self.store.game_log(code, row.game_no)
+            game_log = self.store.games.log(code, row.game_no)
             if game_log is None:
                 return None
             # Playing a long game's log again is CPU work: off the event loop that serves every table.

@@ -7,7 +7,7 @@ from flask import Flask
 from zerogames import clock
 from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_name
 from zerogames.rooms import RoomRegistry
-from zerogames.store import open_store
+from zerogames.store import store_at
 
 from . import (
     accounts,
@@ -37,7 +37,8 @@ def init_app(app: Flask) -> None:
     guard.init_app(app)
     assets.init_app(app)
     limits.init_app(app)
-    store = open_store(app.config["DATABASE_URL"], app.config["DATABASE"])
+    # Made closed: zerogames.runtime opens it and restores the rooms, in the process that serves.
+    store = store_at(app.config["DATABASE_URL"], app.config["DATABASE"])
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
@@ -80,5 +81,3 @@ def init_app(app: Flask) -> None:
             for game, table in tables.TABLES.items()
             if f"{table.templates}/_cards.html" in listed
         }
-    registry.restore()
-    store.listen_to_others({"let_go": registry.let_go, "hand_over": registry.hand_over_here})

@@ -122,7 +122,7 @@ def signup():
         username = check_username(request.form.get("username", ""))
         password = request.form.get("password", "")
         check_new_password(password, request.form.get("again", ""))
-        if current_app.extensions["zerogames"].store.account(username) is not None:
+        if current_app.extensions["zerogames"].store.players.account(username) is not None:
             raise Refusal(f"The username {username} is taken: pick another.")
         wait = sign_ups().take(address())
         if wait:
@@ -131,7 +131,7 @@ def signup():
         name = identity.current_name() or username
         account = PlayerRow(identity.new_player_id(), name, username, hashed)
         try:
-            web_registry().store.sign_up(account.id, name, username, hashed)
+            web_registry().store.players.sign_up(account.id, name, username, hashed)
         except UsernameTaken:
             raise Refusal(f"The username {username} is taken: pick another.") from None
     except Refusal as refusal:
@@ -151,7 +151,7 @@ def signin():
         check_a_guest("sign in to another account")
         if not username or not password:
             raise Refusal("Type your username and your password.")
-        account = web_registry().store.account(username)
+        account = web_registry().store.players.account(username)
         check_password(account, username, password)
     except Refusal as refusal:
         return refused("accounts/signin.html", refusal, 401)
@@ -165,7 +165,7 @@ def enter(account: PlayerRow, name: str) -> None:
     guest = identity.current_uid()
     # This browser's seats first (rooms held in this process), then its history and the rest.
     web_registry().hand_over(guest, account.id)
-    web_registry().store.join_guest(guest, account.id)
+    web_registry().store.players.join_guest(guest, account.id)
     identity.become(account, name)
 
 
@@ -197,7 +197,7 @@ def password():
     try:
         check_new_password(new, request.form.get("again", ""))
         check_password(account, account.username, request.form.get("password", ""))
-        web_registry().store.change_password(account.id, hasher().hash(new))
+        web_registry().store.players.change_password(account.id, hasher().hash(new))
     except Refusal as refusal:
         return render_template("accounts/password.html", error=refusal.reason), 400
     identity.sign_out_elsewhere()

@@ -86,7 +86,7 @@ def game_record(code: str, game_no: int) -> str:
     finished, a word of why not when it was abandoned."""
     replay = kept_replay(code, game_no)
     if replay is None:
-        record = web_registry().store.record(code, game_no)
+        record = web_registry().store.history.record(code, game_no)
         outcome = record.outcome if record else None
         replay = replay_of(record) if outcome == "finished" else None
     else:

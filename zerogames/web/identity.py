@@ -62,7 +62,7 @@ def adopt_older_cookie() -> None:
     username beside it: such a cookie no longer speaks for an account (its browser signs in again), but
     a guest's goes on being that guest."""
     uid, username = session.pop("uid", None), session.pop("username", None)
-    if uid is not None and username is None and not web_registry().store.signed_up(uid):
+    if uid is not None and username is None and not web_registry().store.players.signed_up(uid):
         session[GUEST] = uid
 
 
@@ -75,7 +75,7 @@ def signed_in_account() -> PlayerRow | None:
     A session that has ended leaves its browser a new guest."""
     if "zerogames_account" not in g:
         token = session.get(SIGNED_IN)
-        account = web_registry().store.session_account(session_digest(token)) if token else None
+        account = web_registry().store.players.session_account(session_digest(token)) if token else None
         if token and account is None:
             session.clear()
         g.zerogames_account = account
@@ -103,7 +103,7 @@ def become(account: PlayerRow, name: str) -> None:
     """This browser is signed in to `account` from now on, by a session of its own, known by `name`.
     Nothing of the guest it was stays in its cookie."""
     token = secrets.token_urlsafe(32)
-    web_registry().store.start_session(session_digest(token), account.id)
+    web_registry().store.players.start_session(session_digest(token), account.id)
     names = {account.id: name}
     session.clear()
     session[SIGNED_IN], session["names"] = token, names
@@ -115,7 +115,7 @@ def sign_out() -> None:
     """This browser's session ends, for every copy of its cookie, and the browser becomes a new guest."""
     token = session.get(SIGNED_IN)
     if token:
-        web_registry().store.end_session(session_digest(token))
+        web_registry().store.players.end_session(session_digest(token))
     session.clear()
     g.pop("zerogames_account", None)
     guest_uid()
@@ -126,7 +126,7 @@ def sign_out_elsewhere() -> int:
     account = signed_in_account()
     if account is None:
         return 0
-    return web_registry().store.end_other_sessions(account.id, session_digest(session[SIGNED_IN]))
+    return web_registry().store.players.end_other_sessions(account.id, session_digest(session[SIGNED_IN]))
 
 
 def tab_args() -> dict[str, str]:

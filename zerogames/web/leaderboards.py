@@ -39,13 +39,13 @@ class RatedGame:
 def player_ratings(player: str) -> list[RatedGame]:
     """The player's rating at each game they were rated in, in the games' order."""
     store = web_registry().store
-    histories = store.player_ratings(player)
+    histories = store.ratings.of_player(player)
     return [
         RatedGame(
             game,
             rules.title,
             histories[game][-1],
-            store.leaderboard_place(game, player),
+            store.ratings.leaderboard_place(game, player),
             [rating.shown for rating in histories[game]],
             sparkline([rating.ordinal for rating in histories[game]]),
         )
@@ -83,11 +83,11 @@ def leaderboard(game: str):
         abort(404, description="No game of that name has a leaderboard.")
     store = web_registry().store
     uid = identity.current_uid()
-    listed = store.leaderboard_length(game, TOP)
+    listed = store.ratings.leaderboard_length(game, TOP)
     pages = max(1, -(-listed // PAGE_SIZE))
     number = page_number(pages)
     first = (number - 1) * PAGE_SIZE
-    rows = store.leaderboard(game, first, min(PAGE_SIZE, listed - first))
+    rows = store.ratings.leaderboard(game, first, min(PAGE_SIZE, listed - first))
     standings = [
         Standing(first + n, username, rating, player == uid)
         for n, (player, username, rating) in enumerate(rows, start=1)
@@ -100,7 +100,7 @@ def leaderboard(game: str):
         page=number,
         pages=pages,
         top=TOP,
-        mine=store.ratings_of(game, [uid]).get(uid),
-        place=store.leaderboard_place(game, uid),
+        mine=store.ratings.of(game, [uid]).get(uid),
+        place=store.ratings.leaderboard_place(game, uid),
         page_size=PAGE_SIZE,
     )

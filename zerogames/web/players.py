@@ -35,7 +35,7 @@ def page_number() -> int:
 def player_page(player_id: str, username: str | None, own: bool):
     store = web_registry().store
     number = page_number()
-    games = store.history(player_id, (number - 1) * PAGE_SIZE, PAGE_SIZE + 1)
+    games = store.history.of_player(player_id, (number - 1) * PAGE_SIZE, PAGE_SIZE + 1)
     more, games = len(games) > PAGE_SIZE, games[:PAGE_SIZE]
 
     def page_link(n: int) -> str:
@@ -49,7 +49,7 @@ def player_page(player_id: str, username: str | None, own: bool):
         own=own,
         games=games,
         titles={game_id: rules.title for game_id, rules in GAMES.items()},
-        statistics=statistics(store.plays_by_game(player_id)),
+        statistics=statistics(store.history.plays_by_game(player_id)),
         ratings=player_ratings(player_id),
         page=number,
         previous=page_link(number - 1) if number > 1 else None,
@@ -73,7 +73,7 @@ def me():
 
 @bp.get("/p/<username>")
 def profile(username: str):
-    account = web_registry().store.account(username)
+    account = web_registry().store.players.account(username)
     if account is None:
         abort(404, description=f"No player has the username {username!r}.")
     return player_page(account.id, account.username, own=account.id == identity.current_uid())

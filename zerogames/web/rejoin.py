@@ -34,7 +34,7 @@ def signer() -> URLSafeTimedSerializer:
 
 
 def make_token(room: Room, seat: int, uid: str) -> str:
-    return signer().dumps([room.code, seat, uid, web_registry().store.seat_moves(room.code, seat)])
+    return signer().dumps([room.code, seat, uid, web_registry().store.rooms.seat_moves(room.code, seat)])
 
 
 def read_token(room: Room, token: str) -> Link:

@@ -35,7 +35,7 @@ def finished_replay(game: str) -> Replay:
     found = parse_game_id(game)
     if found and (kept := kept_replay(*found)):
         return kept
-    record = web_registry().store.record(*found) if found else None
+    record = web_registry().store.history.record(*found) if found else None
     if record is None:
         limits.missed()
         abort(404, description=f"No game is called {game!r}.")

@@ -67,13 +67,13 @@ def parse(text: str) -> Settings:
 # Kept per browser in a cookie; a signed-in player's settings are their account's, on every browser
 # they sign in on (until they save some, the browser's own apply).
 def current() -> Settings:
-    saved = web_registry().store.settings_of(identity.current_uid()) if identity.signed_in() else None
+    saved = web_registry().store.players.settings_of(identity.current_uid()) if identity.signed_in() else None
     return parse(saved if saved is not None else request.cookies.get(COOKIE, ""))
 
 
 def keep(settings: Settings, response: Response) -> Response:
     if identity.signed_in():
-        web_registry().store.keep_settings(identity.current_uid(), settings.cookie())
+        web_registry().store.players.keep_settings(identity.current_uid(), settings.cookie())
     response.set_cookie(COOKIE, settings.cookie(), max_age=YEAR, samesite="Lax", httponly=True)
     return response
 

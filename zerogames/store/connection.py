@@ -1,0 +1,162 @@
+"""The connection the store is composed over: a few words every database of the site says the same
+way (run a statement, a transaction, a lock for the length of one, what the schema holds), said here
+for SQLite and in zerogames.store.postgres for PostgreSQL. The store's SQL is written once for both:
+`?` placeholders, `on conflict` upserts, no SQLite-only words.
+
+Every accepted action is appended in its own transaction before anyone is told of it, so a server
+killed at any moment comes back with every acknowledged action. SQLite runs in WAL with
+synchronous=NORMAL: a commit survives the process dying (the data is in the operating system's hands);
+an operator who wants it to survive a power cut too sets ZEROGAMES_SYNC=FULL.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+from . import schema
+
+# Bytes the write-ahead log is cut back to once copied into the database (a few seconds of actions).
+JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024
+# The locks (`exclusively`) that keep two processes from rating at once, and from changing the schema.
+RATINGS, SCHEMA = 0, 1
+
+
+class Connection:
+    """One database, used by one thread at a time (the lock), with transactions within each other
+    part of the outermost (a room's command writes once, whatever it holds)."""
+
+    # The statement that opens a transaction, and the dialect's names for the schema's types.
+    BEGIN = "begin"
+    TYPES: ClassVar[dict[str, str]] = {}
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.depth = 0  # transactions open within each other (only the outermost commits)
+
+    def open(self) -> None:
+        """Connect (a connection is made closed, so that making the site's app touches no database)."""
+        raise NotImplementedError
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The statement's cursor (fetchone, fetchall, rowcount, and its rows when iterated)."""
+        raise NotImplementedError
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    def exclusively(self, key: int) -> None:
+        """Within a transaction: no other transaction that asks for `key` runs until this one ends."""
+
+    def catalog(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
+        """What the database holds: its tables, each one's columns, its indexes' names."""
+        raise NotImplementedError
+
+    def checkpoint_apart(self) -> bool:
+        """Whether checkpoints are now the caller's to make (`checkpoint`), away from commits."""
+        return False
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log back into the database (where that is the process's to do)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All or nothing; a transaction opened within another is part of it."""
+        with self.lock:
+            if self.depth:
+                self.depth += 1
+                try:
+                    yield
+                finally:
+                    self.depth -= 1
+                return
+            self.execute(self.BEGIN)
+            self.depth = 1
+            try:
+                yield
+            except BaseException:
+                self.depth = 0
+                self.execute("rollback")
+                raise
+            self.depth = 0
+            self.execute("commit")
+
+    def create_schema(self) -> None:
+        """Make the tables, columns and indexes the database lacks, once, whoever else starts beside:
+        nothing at all (not even a lock) when it has them."""
+        if not schema.missing(*self.catalog(), self.TYPES):
+            return
+        with self.transaction():
+            self.exclusively(SCHEMA)
+            for statement in schema.missing(*self.catalog(), self.TYPES):
+                self.execute(statement)
+
+
+class SQLiteConnection(Connection):
+    # A write transaction takes SQLite's write lock at once: no two writers, so no read-then-write
+    # within one (the next rating's number, say) is ever stale.
+    BEGIN = "begin immediate"
+    TYPES: ClassVar[dict[str, str]] = {schema.TEXT: "TEXT", schema.INTEGER: "INTEGER", schema.REAL: "FLOAT"}
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        super().__init__()
+        self.path = str(path)
+        self.checkpointer: sqlite3.Connection | None = None
+
+    def open(self) -> None:
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # One connection shared by every thread of the process: the lock keeps one writer at a time.
+        self.sqlite = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.sqlite.execute("PRAGMA journal_mode=WAL")
+        self.sqlite.execute(f"PRAGMA synchronous={os.environ.get('ZEROGAMES_SYNC', 'NORMAL')}")
+        self.sqlite.execute("PRAGMA busy_timeout=5000")
+        # Once copied back, the write-ahead log is cut back to this size: a burst grows it, and it
+        # would otherwise keep its largest size for good.
+        self.sqlite.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        return self.sqlite.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.sqlite.executemany(sql, rows)
+
+    def catalog(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
+        with self.lock:
+            found = self.execute("select type, name, tbl_name from sqlite_master").fetchall()
+            tables = {name for kind, name, _ in found if kind == "table"}
+            columns = {
+                table: {row[1] for row in self.execute(f"pragma table_info({table})")} for table in tables
+            }
+        return tables, columns, {name for kind, name, _ in found if kind == "index"}
+
+    def checkpoint_apart(self) -> bool:
+        """Commits stop copying the log into the database file; `checkpoint` does it, elsewhere.
+
+        By default the commit that fills the write-ahead log past a thousand pages also copies it back
+        and waits for the disk (some 15 ms here, every couple of seconds under load), and in the gevent
+        worker every table of the process waits with it. The worker calls `checkpoint` from a thread
+        of its own instead (zerogames/serving.py).
+        """
+        with self.lock:
+            self.execute("PRAGMA wal_autocheckpoint=0")
+        self.checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        return True
+
+    def checkpoint(self) -> None:
+        """Without waiting for readers or writers."""
+        if self.checkpointer is not None:
+            self.checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def close(self) -> None:
+        with self.lock:
+            self.sqlite.close()
+        if self.checkpointer is not None:
+            self.checkpointer.close()
