@@ -2,7 +2,8 @@
 
 A ticker on the loop sleeps 1 ms again and again and records how late it wakes, while Hard Trump Card
 bots make the same decisions three ways: not at all (the machine's own noise), inline on the loop, and
-through the rooms' `off_the_loop` (one native thread: under the GIL the loop still gets its turns).
+through the site's `off_the_loop` (zerogames.offload: native threads; under the GIL the loop still
+gets its turns).
 Usage: python bench/bot_pause.py [decisions]
 """
 
@@ -21,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from zerogames.bots import Bot  # noqa: E402
 from zerogames.games import GAMES  # noqa: E402
-from zerogames.rooms.bot_driver import off_the_loop  # noqa: E402
+from zerogames.offload import off_the_loop  # noqa: E402
 
 RULES = GAMES["trump_card"]
 TICK = 0.001

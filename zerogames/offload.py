@@ -1,9 +1,14 @@
-"""CPU-heavy work (password hashes, rebuilding a replay) away from the event loop.
+"""CPU-heavy work (password hashes, bots' thinking, playing a game's log again) away from the event loop.
 
-In the gevent worker one event loop serves every table of the process: a password hash inline would
-hold every table up for a quarter to half a second. In a thread of the gevent hub's pool it holds up
-nobody (hashlib lets go of Python while it works, and Python hands its lock to the loop every few
-milliseconds otherwise).
+In the gevent worker one event loop serves every table of the process: a password hash or a Hard
+bot's search inline would hold every table up for a quarter of a second to a second. On a native
+thread of the worker's own it holds up nobody: hashlib and SQLite let go of Python while they work,
+and Python hands its lock to the loop every few milliseconds otherwise.
+
+Two threads, one per core here: a hash (which lets go of Python) need not wait for a bot's search, and
+under Python's lock more threads would think no faster while each took a turn from the loop. Bots of
+one room stay ordered whatever thread thinks for them: a bot's move is made only on the table it was
+chosen on (rooms.bot_driver).
 """
 
 from __future__ import annotations
@@ -11,14 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from gevent import get_hub, monkey
+from gevent import monkey
+from gevent.threadpool import ThreadPool
 
 T = TypeVar("T")
 
+THREADS = 2
+_pool: list[ThreadPool] = []
+
 
 def off_the_loop(work: Callable[..., T], *args: Any) -> T:
-    """`work(*args)`, where it cannot stall the event loop: in a thread of the gevent hub's pool when
-    gevent has patched the process, else right here (then each request has a thread of its own)."""
-    if monkey.is_module_patched("threading"):
-        return get_hub().threadpool.apply(work, args)
-    return work(*args)
+    """`work(*args)`, where it cannot stall the event loop, waited for: on the worker's own threads
+    when gevent has patched the process, else right here (then each request has a thread of its own)."""
+    if not monkey.is_module_patched("threading"):
+        return work(*args)
+    if not _pool:
+        _pool.append(ThreadPool(THREADS))
+    return _pool[0].apply(work, args)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 import random
 import threading
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zerogames import bots
+from zerogames.offload import off_the_loop
 
 from .commands import BotMove
 from .play import ASKED_AGAIN
@@ -24,36 +24,6 @@ if TYPE_CHECKING:
 
     from .registry import RoomRegistry
     from .room import Room
-
-
-def off_the_loop(think: Callable[[], Any]) -> Any:
-    """Run `think` where it cannot stall the tables, and wait for its answer.
-
-    In the gevent worker one event loop serves every table: the thinking goes to one native thread of
-    the worker's own, so the loop runs between its slices. (One thread, not a pool: under the GIL more
-    threads would think no faster, and each would take the loop's turn.) Elsewhere the caller is a
-    thread of its own already.
-    """
-    pool = gevent_pool()
-    return pool.apply(think) if pool is not None else think()
-
-
-_pool: list[Any] = []
-
-
-def gevent_pool() -> Any | None:
-    """The worker's thinking thread, when gevent has patched threads into greenlets; else None."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return None
-    if not monkey.is_module_patched("threading"):
-        return None
-    if not _pool:
-        from gevent.threadpool import ThreadPool
-
-        _pool.append(ThreadPool(1))
-    return _pool[0]
 
 
 class BotDriver:
@@ -129,7 +99,7 @@ class BotDriver:
     def think_and_move(
         self, room: Room, seat: int, bot: bots.Bot, view: Any, legal: list, rng: random.Random, asked: tuple
     ) -> None:
-        action = off_the_loop(lambda: bot.choose(view, legal, rng))
+        action = off_the_loop(bot.choose, view, legal, rng)
         with room.lock:
             room.pending_bots.discard(seat)
             answer = self.registry.carry_out(room, BotMove(seat, bot.level, asked, action))
