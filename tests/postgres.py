@@ -54,16 +54,21 @@ class PostgresServer:
         if os.geteuid() == 0:
             self.user = "postgres" if has_user("postgres") else "nobody"
             shutil.chown(self.folder, self.user)
-        data = self.folder / "data"
-        self.run([bin_dir / "initdb", "-D", data, "-U", "zerogames", "--auth=trust"] + UTF8)
+        self.run([bin_dir / "initdb", "-D", self.folder / "data", "-U", "zerogames", "--auth=trust"] + UTF8)
+        return self.resume()
+
+    def resume(self) -> PostgresServer:
+        """Start the server on its data, as made by `start` (and left by `halt`)."""
+        bin_dir = binaries()
+        assert bin_dir is not None
         self.process = subprocess.Popen(
-            [bin_dir / "postgres", "-D", data, "-p", str(self.port), "-k", self.folder]
+            [bin_dir / "postgres", "-D", self.folder / "data", "-p", str(self.port), "-k", self.folder]
             + ["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off"]
             + ["-c", "full_page_writes=off"],
             user=self.user,
             start_new_session=True,  # its own process group: its CPU can be told (bench/live.py)
             stdout=subprocess.DEVNULL,
-            stderr=open(self.folder / "postgres.log", "wb"),  # noqa: SIM115 (the server keeps it)
+            stderr=open(self.folder / "postgres.log", "ab"),  # noqa: SIM115 (the server keeps it)
         )
         deadline = time.monotonic() + 30
         while True:
@@ -88,14 +93,18 @@ class PostgresServer:
             admin.execute(f"create database {name}")
         return self.url(name)
 
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.send_signal(signal.SIGINT)  # a fast shutdown: open sessions are ended
+    def halt(self) -> None:
+        """A fast shutdown: open sessions are ended; the data stays for `resume`."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def stop(self) -> None:
+        self.halt()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

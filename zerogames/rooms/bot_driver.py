@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from zerogames import bots
 from zerogames.offload import off_the_loop
 
-from .commands import BotMove
+from .commands import RETRY_UNSAVED, BotMove, Unsaved
 from .play import ASKED_AGAIN
 
 if TYPE_CHECKING:
@@ -102,7 +102,14 @@ class BotDriver:
         action = off_the_loop(bot.choose, view, legal, rng)
         with room.lock:
             room.pending_bots.discard(seat)
-            answer = self.registry.carry_out(room, BotMove(seat, bot.level, asked, action))
+            try:
+                answer = self.registry.carry_out(room, BotMove(seat, bot.level, asked, action))
+            except Unsaved:  # the store could not write it: the bot is asked again in a moment
+                room.pending_bots.add(seat)
+                self.registry.scheduler.call_at(
+                    self.registry.clock() + RETRY_UNSAVED, lambda: self.ask(room, seat)
+                )
+                return
             if answer == ASKED_AGAIN:  # the table changed while it thought: ask on it as it is now
                 self.schedule(room, self.registry.clock())
 

@@ -172,6 +172,19 @@ class Refused(Exception):
         self.stale = stale
 
 
+class Unsaved(Refused):
+    """Refused because the store could not write the decision (the database away, its disk full or
+    read-only): nothing changed, and the same command may be tried again in a moment."""
+
+    def __init__(self) -> None:
+        super().__init__("The table cannot be saved right now: try again in a moment.")
+
+
+# Seconds before a timer's command (a bot's move, a turn clock's timeout, a deserted table's end)
+# that the store could not save is tried again.
+RETRY_UNSAVED = 1.0
+
+
 @dataclass(frozen=True)
 class Refusal:
     reason: str

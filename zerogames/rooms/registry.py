@@ -20,7 +20,7 @@ from typing import Any
 from zerogames import clock as turn_clocks
 from zerogames.games import GAMES, Game
 from zerogames.offload import off_the_loop
-from zerogames.store import GameLog, Store
+from zerogames.store import GameLog, Store, Unavailable
 
 from . import commands as c
 from . import ranked, turn_clock
@@ -83,9 +83,17 @@ class RoomRegistry:
         facts = replace(verdict.facts, version=room.facts.version + 1)
         facts = turn_clock.wound(facts, now, self.bot_delay)
         row = facts.row(room.code)
-        with self.store.transaction():
-            for write in verdict.writes:
-                write(self.store, row)
+        try:
+            with self.store.transaction():
+                for write in verdict.writes:
+                    write(self.store, row)
+        except Unavailable as error:
+            if error.doubt:
+                # It may be written after all: nothing more changes the room here, and it is dropped
+                # (outside its lock), to be rebuilt from what the store has on its next request.
+                room.gone = True
+                self.scheduler.call_at(self.clock(), partial(self.owners.let_go, room.code))
+            raise c.Unsaved from error
         room.facts = facts
         self.watch_desertion(room, now, restart=played_by_a_player(verdict))
         room.changed()
@@ -110,10 +118,19 @@ class RoomRegistry:
         self.bots.schedule(room, now)
         self.schedule_refresh(room, now)
 
-    def timed(self, room: Room, command: c.Command) -> None:
-        """A timer's command: nothing, once the room has moved to another process."""
-        with contextlib.suppress(Moved):
-            self.run(room, command)
+    def timed(self, room: Room, command: c.TimeOut) -> None:
+        """A timer's command: nothing, once the room has moved to another process; tried again in a
+        moment while the store cannot save it (unless the table has moved on meanwhile)."""
+        with contextlib.suppress(Moved), room.lock:
+            try:
+                self.carry_out(room, command)
+            except c.Unsaved:
+                if room.facts.version == command.version:
+                    if room.clock_timer is not None:
+                        room.clock_timer.cancel()
+                    room.clock_timer = self.scheduler.call_at(
+                        self.clock() + c.RETRY_UNSAVED, partial(self.timed, room, command)
+                    )
 
     def watch_desertion(self, room: Room, now: float, restart: bool) -> None:
         """Note when every player of a table with a running clock became away (or lost their live
@@ -135,8 +152,15 @@ class RoomRegistry:
 
     def abandon_if_deserted(self, room: Room) -> None:
         with contextlib.suppress(Moved), room.lock:
+            since = room.deserted_since
             room.abandon_timer, room.deserted_since = None, None
-            self.carry_out(room, c.Abandon(if_deserted=True))
+            try:
+                self.carry_out(room, c.Abandon(if_deserted=True))
+            except c.Unsaved:
+                room.deserted_since = since
+                room.abandon_timer = self.scheduler.call_at(
+                    self.clock() + c.RETRY_UNSAVED, partial(self.abandon_if_deserted, room)
+                )
 
     def schedule_refresh(self, room: Room, now: float) -> None:
         """Push fresh views when the next one changes with time; once per moment, however many
@@ -245,8 +269,11 @@ class RoomRegistry:
             raise c.Refused("Pick one of the games on the list.")
         facts = Facts(game_id, options, uid, seats=(Seat(uid, clean_name(name)),))
         with self.lock:
-            room = Room(self.new_code(), facts, self.clock)
-            self.store.rooms.save(facts.row(room.code))
+            try:
+                room = Room(self.new_code(), facts, self.clock)
+                self.store.rooms.save(facts.row(room.code))
+            except Unavailable as error:
+                raise c.Unsaved from error
             self.rooms[room.code] = room
         with room.lock:
             room.changed()
@@ -281,6 +308,8 @@ class RoomRegistry:
     def drop_idle_rooms(self) -> int:
         """Drop the rooms never started or finished that nobody has changed for KEEP_IDLE seconds (their
         games stay in the history); then again every DROP_EVERY seconds. How many went."""
+        # Set first: a store away now (its log says so) stops no later dropping.
+        self.scheduler.call_at(self.clock() + DROP_EVERY, self.drop_idle_rooms)
         before = self.clock() - KEEP_IDLE
         dropped = 0
         for code in self.store.rooms.idle(before):
@@ -297,7 +326,6 @@ class RoomRegistry:
                     dropped += 1
                 elif room is None:
                     self.store.peers.disown(code)
-        self.scheduler.call_at(self.clock() + DROP_EVERY, self.drop_idle_rooms)
         return dropped
 
     def restore(self) -> int:

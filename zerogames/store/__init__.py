@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from contextlib import AbstractContextManager
 
-from .connection import JOURNAL_SIZE_LIMIT, Connection, SQLiteConnection
+from .connection import JOURNAL_SIZE_LIMIT, Connection, SQLiteConnection, Unavailable
 from .games import SNAPSHOT_EVERY, Games
 from .history import History
 from .peers import Peers
@@ -41,6 +41,7 @@ __all__ = [
     "RoomRow",
     "SeatRow",
     "Store",
+    "Unavailable",
     "UsernameTaken",
     "game_id",
     "open_store",

@@ -23,8 +23,27 @@ from . import schema
 
 # Bytes the write-ahead log is cut back to once copied into the database (a few seconds of actions).
 JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024
+# SQLite's errors that are weather, not a fault of the statement: the disk full or read-only, an I/O
+# error, the database file gone or locked by another process past the busy timeout.
+UNAVAILABLE = {
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_BUSY,
+}
 # The locks (`exclusively`) that keep two processes from rating at once, and from changing the schema.
 RATINGS, SCHEMA = 0, 1
+
+
+class Unavailable(Exception):
+    """The database cannot be reached or written right now (PostgreSQL away, SQLite's disk full or
+    read-only): the transaction did not commit, unless `doubt` (the connection was lost while its
+    commit was on the way, so it may have). It passes: the next statement tries again."""
+
+    def __init__(self, cause: BaseException, *, doubt: bool = False) -> None:
+        super().__init__(str(cause))
+        self.doubt = doubt
 
 
 class Connection:
@@ -84,10 +103,14 @@ class Connection:
                 yield
             except BaseException:
                 self.depth = 0
-                self.execute("rollback")
+                self.rollback()
                 raise
             self.depth = 0
             self.execute("commit")
+
+    def rollback(self) -> None:
+        """End the open transaction without its writes (where the database has not ended it already)."""
+        self.execute("rollback")
 
     def create_schema(self) -> None:
         """Make the tables, columns and indexes the database lacks, once, whoever else starts beside:
@@ -123,10 +146,25 @@ class SQLiteConnection(Connection):
         self.sqlite.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        return self.sqlite.execute(sql, params)
+        try:
+            return self.sqlite.execute(sql, params)
+        except sqlite3.DatabaseError as error:
+            if passes(error):
+                raise Unavailable(error) from error
+            raise
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self.sqlite.executemany(sql, rows)
+        try:
+            self.sqlite.executemany(sql, rows)
+        except sqlite3.DatabaseError as error:
+            if passes(error):
+                raise Unavailable(error) from error
+            raise
+
+    def rollback(self) -> None:
+        # A full disk or an I/O error may have rolled the transaction back already.
+        if self.sqlite.in_transaction:
+            self.execute("rollback")
 
     def catalog(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
         with self.lock:
@@ -160,3 +198,10 @@ class SQLiteConnection(Connection):
             self.sqlite.close()
         if self.checkpointer is not None:
             self.checkpointer.close()
+
+
+def passes(error: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite's error is weather that passes (UNAVAILABLE). A commit that fails so leaves
+    nothing committed: SQLite's commits are all or nothing."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in UNAVAILABLE

@@ -1,38 +1,62 @@
 """The store on PostgreSQL, for several processes on several machines (ZEROGAMES_DATABASE_URL).
 
 The same store, the same SQL, the same schema (zerogames.store.schema): only the connection differs.
-A process holds one connection (psycopg 3 waits on it through gevent's patched sockets, so the other
-tables go on meanwhile); its lock keeps its use to one at a time, as with SQLite.
+The store holds one connection at a time from psycopg's pool (psycopg 3 waits on it through gevent's
+patched sockets, so the other tables go on meanwhile); the store's lock keeps its use to one at a
+time, as with SQLite. A connection lost (PostgreSQL restarted, the network gone) is handed back to the
+pool, which makes a new one: a read, or a transaction's opening, is tried once more on it; anything
+else fails as Unavailable (nothing written), and the next statement tries again.
 
-Rooms have owners here (zerogames.rooms.owners): a session-level advisory lock per room, held on
-this connection, so the database lets go of every room of a process the moment that process dies.
+Rooms have owners here (zerogames.rooms.owners): a session-level advisory lock per room, held on a
+connection of the process's own (`PostgresPeers`), so the database lets go of every room of a process
+the moment that process dies. When that connection is lost, its locks go with it: a new one takes
+them again, and a room another process took meanwhile is let go here.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import secrets
 import threading
+import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
 import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import schema
-from .connection import Connection
+from .connection import Connection, Unavailable
 from .peers import Peers
+
+log = logging.getLogger(__name__)
 
 # The site's advisory locks: this in the high bits ("zg"), a room's code (or a small number) below.
 LOCKS = 0x7A67 << 40
 # The channel on which processes ask each other things (rooms.owners): [asker, request, *arguments].
 ASKING = "zerogames"
+# Seconds a statement waits for a new connection once its own was lost; then, after one it could not
+# get, statements fail at once for QUIET seconds (else every request would wait its turn behind the
+# store's lock, a second each, while the database is away).
+CONNECT_WAIT = 1.0
+QUIET = 0.5
+# Seconds between tries to reach the database again for the other processes' requests, and between
+# looks at the owner's connection while nothing is heard.
+RECONNECT_EVERY = 0.5
+HEARTBEAT = 5.0
 
 
 @lru_cache(maxsize=512)
 def in_postgres(sql: str) -> str:
     """The store's SQL with PostgreSQL's placeholders (it has no `?` or `%` of its own)."""
     return sql.replace("?", "%s")
+
+
+def lost(connection: psycopg.Connection | None) -> bool:
+    return connection is None or connection.closed or connection.broken
 
 
 class PostgresConnection(Connection):
@@ -45,16 +69,74 @@ class PostgresConnection(Connection):
     def __init__(self, url: str) -> None:
         super().__init__()
         self.url = url
+        self.pg: psycopg.Connection | None = None
+        self.failed_at = -QUIET
 
     def open(self) -> None:
-        self.pg = psycopg.connect(self.url, autocommit=True)
+        self.pool = ConnectionPool(
+            self.url,
+            min_size=1,
+            max_size=1,
+            kwargs={"autocommit": True},
+            open=False,
+            check=ConnectionPool.check_connection,
+            timeout=CONNECT_WAIT,
+            # Given up after this long, a new connection is tried on the next statement's demand.
+            reconnect_timeout=2 * CONNECT_WAIT,
+            name="zerogames",
+        )
+        self.pool.open(wait=True, timeout=30.0)
+
+    def connection(self) -> psycopg.Connection:
+        if self.pg is None:
+            if time.monotonic() - self.failed_at < QUIET:
+                raise Unavailable(RuntimeError("the database was unreachable a moment ago"))
+            try:
+                self.pg = self.pool.getconn()
+            except PoolTimeout as error:
+                self.failed_at = time.monotonic()
+                raise Unavailable(error) from error
+        return self.pg
+
+    def let_go_of_lost(self) -> None:
+        """The pool takes a lost connection back, and makes a new one."""
+        if self.pg is not None:
+            self.pool.putconn(self.pg)
+            self.pg = None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor:
-        return self.pg.execute(in_postgres(sql), params or None)
+        with self.lock:
+            try:
+                return self.connection().execute(in_postgres(sql), params or None)
+            except psycopg.OperationalError as error:
+                if not lost(self.pg):
+                    raise  # the statement's own fault, on a connection that is fine
+                self.let_go_of_lost()
+                # Nothing written yet (a read outside a transaction, or its opening): once more.
+                if self.depth == 0 and (sql == self.BEGIN or sql.lstrip().lower().startswith("select")):
+                    try:
+                        return self.connection().execute(in_postgres(sql), params or None)
+                    except psycopg.OperationalError as again:
+                        self.let_go_of_lost()
+                        raise Unavailable(again) from again
+                # A commit on its way when the connection went may have gone through.
+                raise Unavailable(error, doubt=sql == "commit") from error
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        with self.pg.cursor() as cursor:
-            cursor.executemany(in_postgres(sql), rows)
+        with self.lock:
+            try:
+                with self.connection().cursor() as cursor:
+                    cursor.executemany(in_postgres(sql), rows)
+            except psycopg.OperationalError as error:
+                if not lost(self.pg):
+                    raise
+                self.let_go_of_lost()
+                raise Unavailable(error) from error
+
+    def rollback(self) -> None:
+        # A lost connection's transaction ended with it.
+        if self.pg is not None:
+            self.execute("rollback")
 
     def exclusively(self, key: int) -> None:
         self.execute("select pg_advisory_xact_lock(?)", [LOCKS - key])
@@ -74,55 +156,107 @@ class PostgresConnection(Connection):
 
     def close(self) -> None:
         with self.lock:
-            self.pg.close()
+            if self.pg is not None:
+                self.pool.putconn(self.pg)
+                self.pg = None
+            self.pool.close()
 
 
 class PostgresPeers(Peers):
-    """The other processes of the site: which rooms this one owns (zerogames.rooms.owners), and asking
-    the others to do something."""
+    """The other processes of the site: which rooms this one owns (zerogames.rooms.owners), held on a
+    connection of its own, and asking the others to do something, heard on another."""
 
     def __init__(self, db: PostgresConnection) -> None:
-        self.db = db
+        self.url = db.url
+        self.lock = threading.RLock()
+        self.owner: psycopg.Connection | None = None
         self.listener: psycopg.Connection | None = None
+        self.owned: set[str] = set()
+        self.answers: dict[str, Callable[..., None]] = {}
+        self.closed = False
+        # This process's name among those of the site, as each asks the others.
+        self.me = secrets.token_hex(8)
 
     def open(self) -> None:
-        # This process's name among those of the site, as each asks the others.
-        (self.me,) = self.db.execute("select pg_backend_pid()").fetchone()
+        with self.lock:
+            self.reconnect()
+
+    def execute(self, sql: str, params: Sequence[Any]) -> Any:
+        """The statement's one row, on the owner's connection (made again if it was lost)."""
+        with self.lock:
+            try:
+                if lost(self.owner):
+                    self.reconnect()
+                assert self.owner is not None
+                return self.owner.execute(in_postgres(sql), params).fetchone()
+            except psycopg.OperationalError as error:
+                raise Unavailable(error) from error
+
+    def reconnect(self) -> None:
+        """A new owner's connection. The rooms' locks went with the old one: each is taken again, and a
+        room that another process took meanwhile is let go here."""
+        if self.owner is not None:
+            self.owner.close()
+            self.owner = None
+        owner = psycopg.connect(self.url, autocommit=True, connect_timeout=2)
+        taken_elsewhere = []
+        for code in sorted(self.owned):
+            (got,) = owner.execute("select pg_try_advisory_lock(%s)", [room_key(code)]).fetchone()
+            if not got:
+                taken_elsewhere.append(code)
+        self.owner = owner
+        self.owned.difference_update(taken_elsewhere)
+        if taken_elsewhere and "let_go" in self.answers:
+            log.warning("rooms taken by another process while the database was away: %s", taken_elsewhere)
+            let_go = self.answers["let_go"]
+            threading.Thread(target=lambda: [let_go(code) for code in taken_elsewhere], daemon=True).start()
 
     def own(self, code: str) -> bool:
         """Take the room's lock if no process holds it: True if this process owns the room now."""
-        with self.db.lock:
-            (got,) = self.db.execute("select pg_try_advisory_lock(?)", [room_key(code)]).fetchone()
+        with self.lock:
+            (got,) = self.execute("select pg_try_advisory_lock(?)", [room_key(code)])
+            if got:
+                self.owned.add(code)
         return got
 
     def disown(self, code: str) -> None:
-        """The room is no longer served here."""
-        with self.db.lock:
-            self.db.execute("select pg_advisory_unlock(?)", [room_key(code)])
+        with self.lock:
+            self.owned.discard(code)
+            with contextlib.suppress(Unavailable):  # a lost connection has let go of it already
+                self.execute("select pg_advisory_unlock(?)", [room_key(code)])
 
     def ask_others(self, request: str, *args: str) -> None:
-        """Ask every other process of the site to do something (`listen_to_others`)."""
-        with self.db.lock:
-            self.db.execute("select pg_notify(?, ?)", [ASKING, json.dumps([self.me, request, *args])])
+        self.execute("select pg_notify(?, ?)", [ASKING, json.dumps([self.me, request, *args])])
 
     def listen_to_others(self, answers: dict[str, Callable[..., None]]) -> None:
-        """Do `answers[request](*args)` whenever another process asks: on a connection of its own, in a
-        thread of its own (a greenlet in the gevent worker)."""
-        self.listener = psycopg.connect(self.db.url, autocommit=True)
-        self.listener.execute(f"listen {ASKING}")
+        """On a connection of its own, in a thread of its own (a greenlet in the gevent worker), which
+        also finds a lost owner's connection within seconds, and reconnects both."""
+        self.answers = answers
+        threading.Thread(target=self.hear, daemon=True, name="others").start()
 
-        def hear(listener: psycopg.Connection) -> None:
-            with contextlib.suppress(psycopg.OperationalError):  # closed with the store
-                for note in listener.notifies():
-                    asker, request, *args = json.loads(note.payload)
-                    if asker != self.me:  # its own asking is heard too
-                        answers[request](*args)
-
-        threading.Thread(target=hear, args=(self.listener,), daemon=True, name="others").start()
+    def hear(self) -> None:
+        while not self.closed:
+            try:
+                self.listener = psycopg.connect(self.url, autocommit=True, connect_timeout=2)
+                self.listener.execute(f"listen {ASKING}")
+                while not self.closed:
+                    self.execute("select 1", [])  # the owner's connection, made again if it was lost
+                    for note in self.listener.notifies(timeout=HEARTBEAT):
+                        asker, request, *args = json.loads(note.payload)
+                        if asker != self.me:  # its own asking is heard too
+                            self.answers[request](*args)
+            except (psycopg.OperationalError, Unavailable):
+                if self.listener is not None:
+                    self.listener.close()
+                time.sleep(RECONNECT_EVERY)
 
     def close(self) -> None:
+        self.closed = True
         if self.listener is not None:
             self.listener.close()
+        with self.lock:
+            if self.owner is not None:
+                self.owner.close()
 
 
 def room_key(code: str) -> int:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, render_template
 
 from zerogames import clock
 from zerogames.games.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name, short_name
 from zerogames.rooms import RoomRegistry
-from zerogames.store import store_at
+from zerogames.rooms.commands import Unsaved
+from zerogames.store import Unavailable, store_at
 
 from . import (
     accounts,
@@ -43,6 +44,7 @@ def init_app(app: Flask) -> None:
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
     app.extensions["zerogames.drawings"] = Drawings()
+    app.register_error_handler(Unavailable, unavailable)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(live.bp)
@@ -81,3 +83,12 @@ def init_app(app: Flask) -> None:
             for game, table in tables.TABLES.items()
             if f"{table.templates}/_cards.html" in listed
         }
+
+
+def unavailable(error: Unavailable) -> tuple[str, int, dict[str, str]]:
+    """A page that needed the store while it cannot be reached (the database away, its disk full or
+    read-only): it says so, and to try again; the tables go on from memory meanwhile. Drawn as for a
+    guest, so that drawing it asks the store nothing."""
+    identity.drawn_as_a_guest()
+    page = render_template("refused.html", title="Try again in a moment", message=Unsaved().reason)
+    return page, 503, {"Retry-After": "2"}

@@ -82,6 +82,12 @@ def signed_in_account() -> PlayerRow | None:
     return g.zerogames_account
 
 
+def drawn_as_a_guest() -> None:
+    """The rest of this request takes its browser for a guest's, without asking the store (which
+    cannot be reached: zerogames.web's page that says so)."""
+    g.zerogames_account = None
+
+
 def current_name() -> str | None:
     return session.get("names", {}).get(current_uid())
 

@@ -24,6 +24,8 @@ from flask import (
 from zerogames.games import IllegalAction
 from zerogames.numbers import whole_number
 from zerogames.rooms import Refused, Room, clean_name
+from zerogames.rooms.commands import Unsaved
+from zerogames.store import Unavailable
 
 from . import guard, identity, limits, rejoin, render, tables, viewmodel
 from .registry import web_registry
@@ -41,11 +43,17 @@ def find_room(code: str) -> Room:
 
 
 def rejoin_url(room: Room, uid: str) -> str | None:
-    """The link that moves this identity's seat to another device; None when it holds no seat."""
+    """The link that moves this identity's seat to another device; None when it holds no seat, or
+    while the store cannot be read (the page says so instead, and the table goes on from memory)."""
     me = room.seat_of(uid)
     if me is None:
         return None
-    return guard.external_url("table.rejoin_page", code=room.code, token=rejoin.make_token(room, me, uid))
+    try:
+        token = rejoin.make_token(room, me, uid)
+    except Unavailable:
+        flash(Unsaved().reason, "error")
+        return None
+    return guard.external_url("table.rejoin_page", code=room.code, token=token)
 
 
 def page_context(room: Room) -> dict[str, Any]:

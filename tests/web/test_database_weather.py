@@ -1,0 +1,95 @@
+"""The database as weather: PostgreSQL stopped and started again, SQLite's disk full or read-only and
+then not, under a running site. Moves are refused with a plain message meanwhile (the pages stay
+up, never a 500), and everything moves again by itself within seconds of its return, bots included,
+with no process restarted and nothing acknowledged lost."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from tests import postgres
+from tests.web.weather import BACK_WITHIN, drill, table_with_two_bots
+
+
+@pytest.fixture
+def slow_bots(registry):
+    """Bots that wait a moment before they move: time for the database to go away first."""
+    registry.bot_delay = 0.5
+    return registry
+
+
+def read_only(store):
+    """The database file read-only, as SQLite tells it (and then writable again)."""
+
+    def away() -> None:
+        store.db.sqlite.execute("PRAGMA query_only=1")
+
+    def back() -> None:
+        store.db.sqlite.execute("PRAGMA query_only=0")
+
+    return away, back
+
+
+class FullDisk:
+    """SQLite's connection on a full disk: every statement that would write fails as SQLite fails it
+    then (SQLITE_FULL); reads go on."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str, params=()) -> sqlite3.Cursor:
+        if not sql.lstrip().lower().startswith(("select", "pragma", "rollback")):
+            error = sqlite3.OperationalError("database or disk is full")
+            error.sqlite_errorcode, error.sqlite_errorname = sqlite3.SQLITE_FULL, "SQLITE_FULL"
+            raise error
+        return self.connection.execute(sql, params)
+
+    def __getattr__(self, name: str):
+        return getattr(self.connection, name)
+
+
+def disk_full(store):
+    """The disk full (every write fails), and then space freed."""
+    connection = store.db.sqlite
+
+    def away() -> None:
+        store.db.sqlite = FullDisk(connection)
+
+    def back() -> None:
+        store.db.sqlite = connection
+
+    return away, back
+
+
+@pytest.mark.parametrize("fault", [read_only, disk_full])
+def test_sqlite_read_only_or_full_then_writable_again(player, slow_bots, fault):
+    ann, room = table_with_two_bots(player, slow_bots)
+    away, back = fault(slow_bots.store)
+    figures = drill(ann, room, slow_bots, away, back)
+    assert max(figures.values()) < BACK_WITHIN, figures
+
+
+@pytest.fixture
+def own_server():
+    """A PostgreSQL server of the test's own, to stop and start again."""
+    if not postgres.available():
+        pytest.skip("no PostgreSQL on this machine (`make test` installs it where it can)")
+    server = postgres.PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def database_url(request) -> str:
+    """SQLite, but for the test that has a PostgreSQL server of its own."""
+    if "own_server" not in request.fixturenames:
+        return ""
+    return request.getfixturevalue("own_server").new_database()
+
+
+def test_postgresql_stopped_then_started_again(player, slow_bots, own_server):
+    ann, room = table_with_two_bots(player, slow_bots)
+    figures = drill(ann, room, slow_bots, own_server.halt, own_server.resume)
+    assert max(figures.values()) < BACK_WITHIN, figures
