@@ -6,11 +6,14 @@ with no process restarted and nothing acknowledged lost."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 
+import psycopg
 import pytest
 
 from tests import postgres
 from tests.web.weather import BACK_WITHIN, drill, table_with_two_bots
+from zerogames.store import open_store
 
 
 @pytest.fixture
@@ -93,3 +96,20 @@ def test_postgresql_stopped_then_started_again(player, slow_bots, own_server):
     ann, room = table_with_two_bots(player, slow_bots)
     figures = drill(ann, room, slow_bots, own_server.halt, own_server.resume)
     assert max(figures.values()) < BACK_WITHIN, figures
+
+
+def test_a_process_starting_beside_a_live_writer_does_not_wait_on_it(postgres_server):
+    """The schema is read before anything is made: a store opening on a database that has it takes no
+    lock that an open write (a move's transaction, say) holds it up on, so it cannot deadlock with
+    the processes that are playing."""
+    url = postgres_server.new_database()
+    open_store(url).close()  # the first process made the schema
+    with psycopg.connect(url) as writer:
+        writer.execute("insert into rooms (code, status) values ('ABCD', 'lobby')")  # left open
+        opened = []
+        starting = threading.Thread(target=lambda: opened.append(open_store(url)), daemon=True)
+        starting.start()
+        starting.join(5)
+        assert opened, "the starting process waited on the live writer"
+        opened[0].close()
+        writer.rollback()
