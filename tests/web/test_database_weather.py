@@ -12,7 +12,10 @@ import psycopg
 import pytest
 
 from tests import postgres
+from tests.web.test_turn_clock import START, due, log_of, table
+from tests.web.test_turn_clock import moment as moment  # the fixture: a clock the test moves
 from tests.web.weather import BACK_WITHIN, drill, table_with_two_bots
+from zerogames.rooms.commands import RETRY_UNSAVED
 from zerogames.store import open_store
 
 
@@ -113,3 +116,16 @@ def test_a_process_starting_beside_a_live_writer_does_not_wait_on_it(postgres_se
         assert opened, "the starting process waited on the live writer"
         opened[0].close()
         writer.rollback()
+
+
+def test_a_timeout_that_could_not_be_saved_is_made_once_the_database_is_back(player, registry, moment):
+    code, _ = table(player, clock="30")
+    room = registry.get(code)
+    version = room.version
+    away, back = read_only(registry.store)
+    away()
+    due(registry, moment, START + 30)
+    assert log_of(registry, room) == [] and room.version == version
+    back()
+    due(registry, moment, START + 30 + RETRY_UNSAVED)
+    assert [by for *_, by in log_of(registry, room)] == ["timeout"]
