@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from html import unescape
 
 import psycopg
 import pytest
 
 from tests import postgres
+from tests.web.conftest import wait_until
 from tests.web.test_turn_clock import START, due, log_of, table
 from tests.web.test_turn_clock import moment as moment  # the fixture: a clock the test moves
-from tests.web.weather import BACK_WITHIN, drill, table_with_two_bots
+from tests.web.weather import BACK_WITHIN, UNSAVED, anns_moves, drill, move, table_with_two_bots
 from zerogames.rooms.commands import RETRY_UNSAVED
-from zerogames.store import open_store
+from zerogames.store import Unavailable, open_store
 
 
 @pytest.fixture
@@ -129,3 +131,26 @@ def test_a_timeout_that_could_not_be_saved_is_made_once_the_database_is_back(pla
     back()
     due(registry, moment, START + 30 + RETRY_UNSAVED)
     assert [by for *_, by in log_of(registry, room)] == ["timeout"]
+
+
+def test_a_commit_whose_answer_was_lost_leaves_the_room_as_the_store_has_it(player, registry, monkeypatch):
+    """The connection lost while a move's commit was on its way (it went through): the move is
+    refused with the message, and the room, rebuilt from the store, has it; nothing is written twice."""
+    ann, room = table_with_two_bots(player, registry)
+    wait_until(lambda: anns_moves(room, registry))
+    version, real = room.version, registry.store.db.execute
+
+    def answer_lost(sql: str, params=()):
+        cursor = real(sql, params)
+        if sql == "commit":
+            raise Unavailable(OSError("connection lost"), doubt=True)
+        return cursor
+
+    monkeypatch.setattr(registry.store.db, "execute", answer_lost)
+    refused = move(ann, room, registry)
+    monkeypatch.undo()
+    assert UNSAVED in unescape(refused.text)
+    wait_until(lambda: room.code not in registry.rooms)
+    again = registry.get(room.code)
+    assert again is not room and again.version == version + 1
+    assert len(registry.store.games.actions(room.code, room.game_no)) == again.action_count
