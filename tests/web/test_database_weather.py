@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from tests import postgres
-from tests.web.conftest import wait_until
+from tests.web.conftest import as_player, create_room, wait_until
 from tests.web.test_turn_clock import START, due, log_of, table
 from tests.web.test_turn_clock import moment as moment  # the fixture: a clock the test moves
 from tests.web.weather import BACK_WITHIN, UNSAVED, anns_moves, drill, move, table_with_two_bots
@@ -154,3 +154,25 @@ def test_a_commit_whose_answer_was_lost_leaves_the_room_as_the_store_has_it(play
     again = registry.get(room.code)
     assert again is not room and again.version == version + 1
     assert len(registry.store.games.actions(room.code, room.game_no)) == again.action_count
+
+
+class GoneDisk:
+    """SQLite's connection with its disk gone: every statement fails with an I/O error."""
+
+    def execute(self, sql: str, params=()) -> sqlite3.Cursor:
+        error = sqlite3.OperationalError("disk I/O error")
+        error.sqlite_errorcode, error.sqlite_errorname = sqlite3.SQLITE_IOERR, "SQLITE_IOERR"
+        raise error
+
+
+def test_a_page_that_needs_the_store_while_it_is_away_says_so_and_never_answers_500(player, registry):
+    ann, bea = player("Ann"), player("Bea")
+    registry.store.players.sign_up("ann", "Ann", "ann", "not a password hash")
+    as_player(ann, "ann")
+    code = create_room(bea)
+    connection, registry.store.db.sqlite = registry.store.db.sqlite, GoneDisk()
+    signed_in = ann.get(f"/r/{code}")  # whose session only the store knows
+    assert signed_in.status_code == 503 and UNSAVED in unescape(signed_in.text)
+    assert bea.get(f"/r/{code}").status_code == 200, "a guest's table page is drawn from memory"
+    registry.store.db.sqlite = connection
+    assert ann.get(f"/r/{code}").status_code == 200
