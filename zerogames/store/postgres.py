@@ -108,6 +108,10 @@ class PostgresConnection(Connection):
         with self.lock:
             try:
                 return self.connection().execute(in_postgres(sql), params or None)
+            except psycopg.errors.TransactionRollback as error:
+                # A deadlock or a serialization failure: the transaction was rolled back, nothing of
+                # it written, and the same change may be tried again.
+                raise Unavailable(error) from error
             except psycopg.OperationalError as error:
                 if not lost(self.pg):
                     raise  # the statement's own fault, on a connection that is fine
