@@ -127,7 +127,7 @@ class SQLiteConnection(Connection):
     # A write transaction takes SQLite's write lock at once: no two writers, so no read-then-write
     # within one (the next rating's number, say) is ever stale.
     BEGIN = "begin immediate"
-    TYPES: ClassVar[dict[str, str]] = {schema.TEXT: "TEXT", schema.INTEGER: "INTEGER", schema.REAL: "FLOAT"}
+    TYPES: ClassVar[dict[str, str]] = {schema.TEXT: "TEXT", schema.INTEGER: "INTEGER", schema.REAL: "REAL"}
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         super().__init__()
