@@ -30,8 +30,17 @@ def persisted(facts: Facts) -> tuple[Any, ...]:
     """What of a room's facts the store keeps (the rest is rebuilt from it, or is the clock's)."""
     state = facts.rules.dump(facts.state) if facts.state is not None else None
     return (
-        facts.game_id, dict(facts.options), facts.host, facts.seats, facts.status, facts.game_no,
-        facts.seed, facts.version, facts.action_count, facts.ranked, state,
+        facts.game_id,
+        dict(facts.options),
+        facts.host,
+        facts.seats,
+        facts.status,
+        facts.game_no,
+        facts.seed,
+        facts.version,
+        facts.action_count,
+        facts.ranked,
+        state,
     )
 
 

@@ -83,9 +83,7 @@ def moved(facts: Facts, seat: int, action: Any, by: str, context: Context) -> Ve
     except IllegalAction as refusal:
         return Refusal(refusal.reason)
     number = facts.action_count + 1
-    after = replace(
-        facts, state=state, action_count=number, acted={**facts.acted, seat: facts.version + 1}
-    )
+    after = replace(facts, state=state, action_count=number, acted={**facts.acted, seat: facts.version + 1})
     after = turn_clock.counted(after, seat, by, now)
     end = None
     if rules.result(state) is not None:
