@@ -25,7 +25,7 @@ from app import create_app
 from tests.web.conftest import as_player
 from zerogames import runtime
 from zerogames.games import GAMES
-from zerogames.records import Seated, game_end
+from zerogames.records import Seated, ended
 from zerogames.store import RoomRow, SeatRow, Store
 
 PLAYER = "bench-player"
@@ -52,7 +52,7 @@ def record_one(store: Store, rules, code: str, seed: int) -> int:
         n += 1
         over = rules.result(state) is not None
         seated = [Seated(s.uid, s.bot) for s in seats]
-        end = game_end(rules, state, seated, "finished") if over else None
+        end = ended(rules.outcome(state), seated) if over else None
         store.games.append(code, 1, n, seat, dict(action), now, "bench", n + 1, None, end)
         now += SECONDS_PER_ACTION
     return n
