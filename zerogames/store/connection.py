@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
+import sqlite_utils
+
 from . import schema
 
 # Bytes the write-ahead log is cut back to once copied into the database (a few seconds of actions).
@@ -144,6 +146,8 @@ class SQLiteConnection(Connection):
         # Once copied back, the write-ahead log is cut back to this size: a burst grows it, and it
         # would otherwise keep its largest size for good.
         self.sqlite.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
+        # sqlite-utils reads the schema (catalog); the statements go straight to the connection.
+        self.db = sqlite_utils.Database(self.sqlite)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         try:
@@ -168,12 +172,12 @@ class SQLiteConnection(Connection):
 
     def catalog(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
         with self.lock:
-            found = self.execute("select type, name, tbl_name from sqlite_master").fetchall()
-            tables = {name for kind, name, _ in found if kind == "table"}
-            columns = {
-                table: {row[1] for row in self.execute(f"pragma table_info({table})")} for table in tables
-            }
-        return tables, columns, {name for kind, name, _ in found if kind == "index"}
+            tables = {self.db[name] for name in self.db.table_names()}
+            return (
+                {table.name for table in tables},
+                {table.name: set(table.columns_dict) for table in tables},
+                {index.name for table in tables for index in table.indexes},
+            )
 
     def checkpoint_apart(self) -> bool:
         """Commits stop copying the log into the database file; `checkpoint` does it, elsewhere.
