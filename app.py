@@ -49,6 +49,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # range) within seconds, and its seat shows away.
         SOCK_SERVER_OPTIONS={"ping_interval": 5, "max_message_size": 256},
         # How passwords are hashed (werkzeug's method string): a slower one costs guessers more.
+        # Lets /metrics be read from elsewhere than this machine, with `Authorization: Bearer <token>`.
+        METRICS_TOKEN=os.environ.get("ZEROGAMES_METRICS_TOKEN", ""),
         PASSWORD_METHOD=os.environ.get("ZEROGAMES_PASSWORD_METHOD", "scrypt"),
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
         SESSION_COOKIE_SAMESITE="Lax",

@@ -11,10 +11,11 @@ from __future__ import annotations
 import copy
 import random
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from zerogames import bots
+from zerogames import bots, metrics
 
 from .commands import BotMove
 from .play import ASKED_AGAIN
@@ -129,7 +130,9 @@ class BotDriver:
     def think_and_move(
         self, room: Room, seat: int, bot: bots.Bot, view: Any, legal: list, rng: random.Random, asked: tuple
     ) -> None:
+        began = time.perf_counter()
         action = off_the_loop(lambda: bot.choose(view, legal, rng))
+        metrics.BOT_SECONDS.labels(room.game_id, bot.level).observe(time.perf_counter() - began)
         with room.lock:
             room.pending_bots.discard(seat)
             answer = self.registry.carry_out(room, BotMove(seat, bot.level, asked, action))

@@ -19,6 +19,7 @@ from . import (
     limits,
     live,
     lobby,
+    operating,
     players,
     replays,
     settings,
@@ -41,6 +42,7 @@ def init_app(app: Flask) -> None:
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
+    operating.init_app(app)
     app.extensions["zerogames.drawings"] = Drawings()
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
