@@ -25,14 +25,21 @@ def instance_secret(folder: str) -> str:
         return key.read().strip()
 
 
+def database_settings(instance_path: str) -> dict[str, str]:
+    """Where the site keeps its data; also what `python -m zerogames.backup` copies."""
+    return {
+        "DATABASE": os.environ.get("ZEROGAMES_DB") or os.path.join(instance_path, "zerogames.db"),
+        # PostgreSQL, shared by processes on several machines, as "postgresql://user@host/db"; unset,
+        # the SQLite file DATABASE.
+        "DATABASE_URL": os.environ.get("ZEROGAMES_DATABASE_URL", ""),
+    }
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY") or instance_secret(app.instance_path),
-        DATABASE=os.environ.get("ZEROGAMES_DB") or os.path.join(app.instance_path, "zerogames.db"),
-        # PostgreSQL, shared by processes on several machines, as "postgresql://user@host/db"; unset,
-        # the SQLite file DATABASE.
-        DATABASE_URL=os.environ.get("ZEROGAMES_DATABASE_URL", ""),
+        **database_settings(app.instance_path),
         # Development mode: `?seat=N` tab identities, for local play and tests.
         DEV=os.environ.get("ZEROGAMES_DEV", "") == "1",
         BOT_DELAY=float(os.environ.get("ZEROGAMES_BOT_DELAY", "0.8")),
