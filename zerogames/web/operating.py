@@ -12,14 +12,17 @@ import hmac
 import ipaddress
 import json
 import logging
-import os
 import time
+import traceback
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, g, got_request_exception, request
 from prometheus_client import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
 
 from zerogames import metrics
+from zerogames.launch import ROOT
+from zerogames.rooms.room import a_code
 
 from .registry import web_registry
 
@@ -112,7 +115,7 @@ def failed(sender: Flask, exception: BaseException, **_: Any) -> None:
         "method": request.method,
         "route": request.url_rule.rule if request.url_rule else None,
         "endpoint": endpoint,
-        "room": (request.view_args or {}).get("code"),
+        "room": room_code(),
         "error": error,
         "at": frames(exception),
         "ms": round((time.perf_counter() - began) * 1000, 1) if began is not None else None,
@@ -120,17 +123,20 @@ def failed(sender: Flask, exception: BaseException, **_: Any) -> None:
     log.error(json.dumps(line))
 
 
+def room_code() -> str | None:
+    """The room's code, when the URL holds one (anything else typed there is left out)."""
+    code = str((request.view_args or {}).get("code", "")).upper()
+    return code if a_code(code) else None
+
+
 def frames(exception: BaseException) -> list[str]:
-    """Where the error came up, innermost last: `file:line function`, the file from the site's root."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    """Where the error came up, innermost last: `file:line function`, a file of the site's from its
+    root, a library's by its package (flask/app.py)."""
     stack = []
-    tb = exception.__traceback__
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        path = code.co_filename
-        shown = os.path.relpath(path, root) if path.startswith(root + os.sep) else os.path.basename(path)
-        stack.append(f"{shown}:{tb.tb_lineno} {code.co_name}")
-        tb = tb.tb_next
+    for frame, line in traceback.walk_tb(exception.__traceback__):
+        path = Path(frame.f_code.co_filename)
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else Path(path.parent.name, path.name)
+        stack.append(f"{shown}:{line} {frame.f_code.co_name}")
     return stack[-FRAMES:]
 
 
