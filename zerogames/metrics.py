@@ -148,6 +148,7 @@ def counted_by_a_command(error: BaseException) -> bool:
     return any(frame.f_code is counting_code for frame, _ in traceback.walk_tb(error.__traceback__))
 
 
+# The code every counting wrapper runs (one code object, whatever it wraps): what a frame of it is.
 counting_code = counted(lambda *_: None).__code__
 
 

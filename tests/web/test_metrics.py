@@ -96,6 +96,7 @@ def test_the_figures_are_read_from_this_machine_only_unless_with_the_token(app, 
     scraper = player("Remote")
     scraper.environ_base["REMOTE_ADDR"] = "192.0.2.8"
     assert scraper.get("/metrics", headers={"Authorization": "Bearer wrong"}).status_code == 403
+    assert scraper.get("/metrics", headers={"Authorization": "Bearer s3cret-tøken"}).status_code == 403
     assert scraper.get("/metrics", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
 
 

@@ -46,7 +46,9 @@ def figures() -> Response:
 
 def may_read_figures() -> bool:
     token = current_app.config.get("METRICS_TOKEN") or ""
-    if token and hmac.compare_digest(request.headers.get("Authorization", ""), f"Bearer {token}"):
+    # Compared as bytes: a header's text may hold any byte, which compare_digest refuses in a str.
+    said = request.headers.get("Authorization", "").encode("latin-1", "replace")
+    if token and hmac.compare_digest(said, f"Bearer {token}".encode()):
         return True
     # A request a proxy on this machine passed on comes from a loopback address too: one that says it
     # was forwarded (whether or not the proxy is trusted to say from where) is not from here.
