@@ -126,6 +126,9 @@ def counted(carry_out: Callable[..., T]) -> Callable[..., T]:
 
             if isinstance(error, Refused):
                 REFUSALS.labels(game, name).inc()
+                cause = error.__cause__ or error.__context__
+                if from_the_database(cause):  # the database could not save it ("try again in a moment")
+                    DATABASE_ERRORS.labels(type(cause).__name__).inc()
             else:
                 FAILURES.labels(game, name, type(error).__name__).inc()
                 if from_the_database(error):
@@ -138,7 +141,7 @@ def counted(carry_out: Callable[..., T]) -> Callable[..., T]:
     return counting
 
 
-def from_the_database(error: BaseException) -> bool:
+def from_the_database(error: BaseException | None) -> bool:
     """Whether SQLite or PostgreSQL raised it (checked by module: psycopg is imported only when used)."""
     return type(error).__module__.split(".")[0] in ("sqlite3", "psycopg")
 

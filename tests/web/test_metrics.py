@@ -12,6 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.web.conftest import act, create_room, wait_until
 from zerogames.games.cards import STANDARD_DECK, card_name, short_name
+from zerogames.rooms import Refused
 
 HX = {"HX-Request": "true"}
 
@@ -167,3 +168,28 @@ def test_a_failed_request_leaves_one_line_without_secrets_and_is_counted(
     assert (
         figure(after, "zerogames_request_errors_total", endpoint="table.start", error="OperationalError") >= 1
     )
+
+
+def test_a_move_refused_because_the_database_failed_counts_as_a_database_error(
+    player, registry, operator, monkeypatch
+):
+    ann = player("Ann")
+    code = create_room(ann)
+    for _ in range(2):
+        ann.post(f"/r/{code}/bots", headers=HX)
+    before = figures(operator)
+
+    def cannot_save(*args: object) -> None:
+        try:
+            raise sqlite3.OperationalError("database or disk is full")
+        except sqlite3.OperationalError:
+            raise Refused("The table cannot be saved right now: try again in a moment.") from None
+
+    monkeypatch.setattr(registry.store, "start_game", cannot_save)
+    assert "cannot be saved" in ann.post(f"/r/{code}/start", headers=HX).text
+    after = figures(operator)
+    for name, labels in (
+        ("zerogames_database_errors_total", {"error": "OperationalError"}),
+        ("zerogames_refusals_total", {"game": "zero_game", "command": "Start"}),
+    ):
+        assert figure(after, name, **labels) - figure(before, name, **labels) == 1
