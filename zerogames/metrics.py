@@ -83,7 +83,7 @@ PUSH_SECONDS = Histogram(
 )
 BOT_SECONDS = Histogram(
     "zerogames_bot_decision_seconds",
-    "A bot's thinking over one move",
+    "A bot's decision over one move, from asking it (its wait for the thinking thread included)",
     ["game", "level"],
     buckets=THINKING,
     registry=None,
