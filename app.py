@@ -25,16 +25,23 @@ def instance_secret(folder: str) -> str:
         return key.read().strip()
 
 
+def database_settings(instance_path: str) -> dict[str, str]:
+    """Where the site keeps its data; also what `python -m zerogames.backup` copies."""
+    return {
+        "DATABASE": os.environ.get("ZEROGAMES_DB") or os.path.join(instance_path, "zerogames.db"),
+        # PostgreSQL, shared by processes on several machines, as "postgresql://user@host/db"; unset,
+        # the SQLite file DATABASE.
+        "DATABASE_URL": os.environ.get("ZEROGAMES_DATABASE_URL", ""),
+    }
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The app, configured: nothing runs and no database is touched until zerogames.runtime starts it
     (gunicorn's worker hook in zerogames/serving.py; `runtime.start(create_app())` elsewhere)."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("ZEROGAMES_SECRET_KEY") or instance_secret(app.instance_path),
-        DATABASE=os.environ.get("ZEROGAMES_DB") or os.path.join(app.instance_path, "zerogames.db"),
-        # PostgreSQL, shared by processes on several machines, as "postgresql://user@host/db"; unset,
-        # the SQLite file DATABASE.
-        DATABASE_URL=os.environ.get("ZEROGAMES_DATABASE_URL", ""),
+        **database_settings(app.instance_path),
         # Development mode: `?seat=N` tab identities, for local play and tests.
         DEV=os.environ.get("ZEROGAMES_DEV", "") == "1",
         BOT_DELAY=float(os.environ.get("ZEROGAMES_BOT_DELAY", "0.8")),
@@ -50,6 +57,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # ping every 5 s finds a channel whose network went without a word (a phone locked, out of
         # range) within seconds, and its seat shows away.
         SOCK_SERVER_OPTIONS={"ping_interval": 5, "max_message_size": 256},
+        # Lets /metrics be read from elsewhere than this machine, with `Authorization: Bearer <token>`.
+        METRICS_TOKEN=os.environ.get("ZEROGAMES_METRICS_TOKEN", ""),
         # How passwords are hashed (werkzeug's method string): a slower one costs guessers more.
         PASSWORD_METHOD=os.environ.get("ZEROGAMES_PASSWORD_METHOD", "scrypt"),
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,

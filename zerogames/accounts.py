@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from zerogames import metrics
 from zerogames.offload import off_the_loop
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
@@ -79,9 +80,10 @@ class Hasher:
 
     def in_turn(self, work: Callable[..., T], *args: object) -> T:
         if not self.in_line.acquire(blocking=False):
+            metrics.HASHES_REFUSED.inc()
             raise Busy()
         try:
-            with self.running:
+            with metrics.HASHES_IN_LINE.track_inprogress(), self.running:
                 return off_the_loop(work, *args)
         finally:
             self.in_line.release()

@@ -11,9 +11,10 @@ from __future__ import annotations
 import copy
 import random
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
-from zerogames import bots
+from zerogames import bots, metrics
 from zerogames.offload import off_the_loop
 
 from .commands import RETRY_UNSAVED, BotMove, Unsaved
@@ -99,7 +100,9 @@ class BotDriver:
     def think_and_move(
         self, room: Room, seat: int, bot: bots.Bot, view: Any, legal: list, rng: random.Random, asked: tuple
     ) -> None:
+        began = time.perf_counter()
         action = off_the_loop(bot.choose, view, legal, rng)
+        metrics.BOT_SECONDS.labels(room.game_id, bot.level).observe(time.perf_counter() - began)
         with room.lock:
             room.pending_bots.discard(seat)
             try:

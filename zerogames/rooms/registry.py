@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from zerogames import clock as turn_clocks
+from zerogames import metrics
 from zerogames.games import GAMES, Game
 from zerogames.offload import off_the_loop
 from zerogames.store import GameLog, Store, Unavailable
@@ -63,6 +64,7 @@ class RoomRegistry:
         self.channels = Channels(self)
         self.bots = BotDriver(self)
         self.owners = Owners(self)
+        self.restored = False  # whether `restore` has brought back the rooms unfinished at start
 
     # Carrying out commands
 
@@ -71,6 +73,7 @@ class RoomRegistry:
         with room.lock:
             return self.carry_out(room, command)
 
+    @metrics.counted
     def carry_out(self, room: Room, command: c.Command) -> Any:
         """As `run`, with the room's lock held."""
         now = self.clock()
@@ -338,6 +341,7 @@ class RoomRegistry:
                 continue
             with contextlib.suppress(OwnedElsewhere):  # a live process serves it
                 restored += self.owners.take(code) is not None
+        self.restored = True
         return restored
 
     def rebuild(self, code: str) -> Room | None:

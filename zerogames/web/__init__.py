@@ -20,6 +20,7 @@ from . import (
     limits,
     live,
     lobby,
+    operating,
     players,
     replays,
     settings,
@@ -43,6 +44,7 @@ def init_app(app: Flask) -> None:
     index, count = (int(part) for part in app.config["SHARD"].split("/"))
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
+    operating.init_app(app)
     app.extensions["zerogames.drawings"] = Drawings()
     app.register_error_handler(Unavailable, unavailable)
     app.register_blueprint(lobby.bp)

@@ -8,6 +8,7 @@ table is never replaced by an older one.
 from __future__ import annotations
 
 import json
+import time
 import zlib
 from typing import Any
 
@@ -16,6 +17,7 @@ from flask import Blueprint, abort, g, request
 from flask_sock import Sock
 from wsproto.extensions import PerMessageDeflate
 
+from zerogames import metrics
 from zerogames.rooms import Published, Subscriber
 
 from . import identity, limits, render, viewmodel
@@ -163,6 +165,7 @@ def live(ws, code: str) -> None:
     # so that a closed channel goes at once and gives its place back.
     subscriber = Subscriber(who.uid, ws.event)
     registry.subscribe(room, subscriber)
+    opened = time.time()
     try:
         while ws.connected:
             subscriber.event.clear()
@@ -177,6 +180,7 @@ def live(ws, code: str) -> None:
                 message = pusher.message(published)
                 if message:
                     ws.send(message)
+                    metrics.pushed(max(published.at, opened))
             subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking
     finally:
         registry.unsubscribe(room, subscriber)

@@ -1,0 +1,100 @@
+"""`python -m zerogames.backup`: a copy taken while moves are being made restores to a site whose rooms
+open and play on."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from app import create_app
+from zerogames import runtime
+from tests.web.conftest import act, as_player, create_room, uid_of, wait_until
+from zerogames.launch import ROOT
+
+HX = {"HX-Request": "true"}
+
+
+def play_on(client, room, code: str, moves: int) -> int:
+    """The seat-0 player's moves (the bots move by themselves), a new game when one is over: how
+    many were made."""
+    made = 0
+    while made < moves:
+        wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+        if room.status == "over":
+            client.post(f"/r/{code}/again", headers=HX)
+            continue
+        answer = act(client, code, json.dumps(room.rules.legal_actions(room.state, 0)[0]))
+        assert answer.status_code == 200
+        made += 1
+    return made
+
+
+def backup(database: str, dest: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "ZEROGAMES_DB": database}
+    env.pop("ZEROGAMES_DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, "-m", "zerogames.backup", str(dest)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_a_backup_taken_while_moves_are_made_restores_to_a_site_that_plays_on(
+    player, registry, settings, tmp_path
+):
+    ann = player("Ann")
+    code = create_room(ann)
+    for _ in range(2):
+        ann.post(f"/r/{code}/bots", headers=HX)
+    ann.post(f"/r/{code}/start", headers=HX)
+    room = registry.get(code)
+    playing = threading.Event()
+    done = threading.Event()
+
+    def keep_playing() -> None:
+        while not done.is_set():
+            play_on(ann, room, code, 1)
+            playing.set()
+
+    mover = threading.Thread(target=keep_playing)
+    mover.start()
+    try:
+        playing.wait(10)
+        before = registry.store.db.execute("select count(*) from actions").fetchone()[0]
+        made = backup(settings["DATABASE"], tmp_path)
+        after = registry.store.db.execute("select count(*) from actions").fetchone()[0]
+    finally:
+        done.set()
+        mover.join()
+    assert made.returncode == 0, made.stderr
+    assert after > before  # moves were made while it copied
+    copy = Path(made.stdout.split()[2].rstrip(":"))
+    assert copy.parent == tmp_path and "1 rooms" in made.stdout
+    # A copy is never overwritten.
+    again = backup(settings["DATABASE"], copy)
+    assert again.returncode == 1 and "exists already" in again.stderr
+
+    # Restored as the operators' guide says: the site stopped, the copy put in the database's place.
+    restored = tmp_path / "restored" / "zerogames.db"
+    restored.parent.mkdir()
+    shutil.copy(copy, restored)
+    with sqlite3.connect(restored) as check:
+        kept = check.execute("select count(*) from actions").fetchone()[0]
+    assert before <= kept <= after
+    site = runtime.start(create_app({**settings, "DATABASE": str(restored)}))
+    back = site.extensions["zerogames"].get(code)
+    assert back is not None and back.action_count > 0
+    client = as_player(site.test_client(), uid_of(ann))
+    assert client.get(f"/r/{code}").status_code == 200
+    # It plays on: the player's moves, the bots' answers, and a new game after the one in the copy.
+    play_on(client, back, code, 40)
+    with sqlite3.connect(restored) as check:
+        assert check.execute("select count(*) from actions").fetchone()[0] > kept + 40
