@@ -81,7 +81,7 @@ class RoomRegistry:
         if isinstance(verdict, c.Unchanged):
             return verdict.answer
         facts = replace(verdict.facts, version=room.facts.version + 1)
-        facts = turn_clock.wound(facts, now, self.bot_delay)
+        facts = turn_clock.wound(facts, now, self.bot_delay, room.closed)
         row = facts.row(room.code)
         with self.store.transaction():
             for write in verdict.writes:
