@@ -121,7 +121,8 @@ def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(p
     moment.now = START + 20
     act(clients[first], code, json.dumps(room.rules.legal_actions(room.state, first)[0]))
     assert room.published.deadlines == ((second, START + 32),)  # not START + 50
-    assert "has until 08:00:32 UTC" in words(region(page(clients[0], code), "clock"))
+    name = room.seats[second].name
+    assert f"{name} has until 08:00:32 UTC" in words(region(page(clients[third], code), "clock"))
     due(registry, moment, START + 32)
     assert log_of(registry, room)[-1][0::2] == (second, START + 32)
     assert log_of(registry, room)[-1][3] == "timeout"
@@ -133,6 +134,10 @@ def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(p
         seat = room.rules.awaited(room.state, moment())[0]
         act(clients[seat], code, json.dumps(room.rules.legal_actions(room.state, seat)[0]))
     assert room.published.deadlines == ((second, moment() + 5),)
+    # The page open again before that: the full clock, and the player's own move.
+    registry.subscribe(room, Subscriber(uid_of(clients[second])))
+    assert room.published.deadlines == ((second, moment() + 30),)
+    assert "You have until" in words(region(page(clients[second], code), "clock"))
 
 
 def test_im_back_ends_being_away_and_so_does_a_move_of_ones_own(player, registry, moment):

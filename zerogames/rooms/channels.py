@@ -42,8 +42,10 @@ class Channels:
         with room.lock:
             shows_connected = seen_connected(room, sub.uid)
             room.subscribers.append(sub)
-            room.closed.pop(sub.uid, None)
+            came_back = room.closed.pop(sub.uid, None) is not None
             if not shows_connected and room.seat_of(sub.uid) is not None:
+                if came_back:
+                    self.registry.rewind(room)
                 room.changed()  # the seat shows as connected now
         registry = self.registry
         with registry.lock:

@@ -110,6 +110,16 @@ class RoomRegistry:
         self.bots.schedule(room, now)
         self.schedule_refresh(room, now)
 
+    def rewind(self, room: Room) -> None:
+        """The turn clock's deadlines drawn again as of now (the lock held): a player whose page opens
+        again has the full clock that their closed page had cut short. The deadlines are what the
+        facts and the pages open make of the clock, as after every command, not a change of the facts:
+        no command, and the table's version stays."""
+        facts = turn_clock.wound(room.facts, self.clock(), self.bot_delay, room.closed)
+        if facts.deadlines != room.facts.deadlines:
+            room.facts = facts
+            self.arm(room)
+
     def timed(self, room: Room, command: c.Command) -> None:
         """A timer's command: nothing, once the room has moved to another process."""
         with contextlib.suppress(Moved):
