@@ -78,36 +78,18 @@
     if (isTableMove(event.detail.requestConfig)) reopen(hold(event.detail.requestConfig));
   });
 
-  // A busy site refuses a new channel before its handshake (503, or 429 for a browser with too many
-  // open), with a Retry-After a WebSocket cannot read: a channel that closes without having opened
-  // asks over plain HTTP why, says it in words, and waits as told before the next try; a seated
-  // player, let in ahead of watchers, tries sooner and backs off.
-  var busyWait = 0, busyTries = 0;
-  if (window.htmx) {
-    var reconnectDelay = htmx.config.wsReconnectDelay;
-    htmx.config.wsReconnectDelay = function (count) {
-      return busyWait ? busyWait * (0.5 + Math.random() / 2) : reconnectDelay(count);
-    };
-  }
-  function busy(words) {
+  // A busy site refuses a channel unopened (503), which a page cannot read: asked over HTTP, it says so;
+  // a watcher waits the Retry-After, a seated player (let in first) keeps the back-off.
+  var busyWait = 0, delay = window.htmx && htmx.config.wsReconnectDelay;
+  if (delay) htmx.config.wsReconnectDelay = function (n) { return busyWait * (0.5 + Math.random() / 2) || delay(n); };
+  function busy(answer) {
     var note = byId("live-busy");
-    if (note) note.hidden = !(note.textContent = words);
+    note.hidden = !(note.textContent = answer.status == 503 ? note.dataset.busy : "");
+    busyWait = !note.hidden && "wait" in note.dataset && 1000 * answer.headers.get("Retry-After");
   }
-  on("htmx:wsOpen", function (event) {
-    event.detail.event.target.opened = true;
-    busyWait = busyTries = 0;
-    busy("");
-  });
+  on("htmx:wsOpen", function (event) { busy(event.detail.event.target.opened = {}); });
   on("htmx:wsClose", function (event) {
-    var live = doc.querySelector("[ws-connect]");
-    if (event.detail.event.target.opened || !live || !window.fetch) return;
-    fetch(live.getAttribute("ws-connect").replace(/^ws/, "http"), { cache: "no-store" }).then(function (answer) {
-      if (answer.status !== 503 && answer.status !== 429) return (busyWait = 0);
-      var told = 1000 * (+answer.headers.get("Retry-After") || 10);
-      busyWait = live.hasAttribute("data-seated") ? Math.min(told, 500 << Math.min(busyTries++, 5)) : told;
-      busy(answer.status === 503 ? "The site is very busy: live updates will resume shortly."
-        : "This browser has too many tables open live: close some, and this one will be live again shortly.");
-    }, function () { busyWait = 0; });
+    if (!event.detail.event.target.opened) fetch(byId("live-busy").dataset.ask).then(busy, busy);
   });
 
   on("click", function (event) {
