@@ -95,6 +95,15 @@ class RoomRegistry:
     def arm(self, room: Room) -> None:
         """The timers the room's facts need (the lock is held): its turn clock's first deadline, its bots'
         moves, and a push when a view next changes with time."""
+        self.arm_clock(room)
+        if room.facts.status != "playing":
+            return
+        now = self.clock()
+        self.bots.schedule(room, now)
+        self.schedule_refresh(room, now)
+
+    def arm_clock(self, room: Room) -> None:
+        """The turn clock's timer for the first deadline of the room's facts (the lock is held)."""
         if room.clock_timer is not None:
             room.clock_timer.cancel()
             room.clock_timer = None
@@ -104,11 +113,6 @@ class RoomRegistry:
             room.clock_timer = self.scheduler.call_at(
                 first, partial(self.timed, room, c.TimeOut(facts.version))
             )
-        if facts.status != "playing":
-            return
-        now = self.clock()
-        self.bots.schedule(room, now)
-        self.schedule_refresh(room, now)
 
     def rewind(self, room: Room) -> None:
         """The turn clock's deadlines drawn again as of now (the lock held): a player whose page opens
@@ -118,7 +122,7 @@ class RoomRegistry:
         facts = turn_clock.wound(room.facts, self.clock(), self.bot_delay, room.closed)
         if facts.deadlines != room.facts.deadlines:
             room.facts = facts
-            self.arm(room)
+            self.arm_clock(room)
 
     def timed(self, room: Room, command: c.Command) -> None:
         """A timer's command: nothing, once the room has moved to another process."""
