@@ -42,9 +42,12 @@ def test_two_signed_up_players_play_a_ranked_game_and_see_their_ratings(browser,
     for page in (ann, bea):
         ratings = page.locator("#table .cabo-seat .badge.rating")
         expect(ratings).to_have_count(2)
+        for rating in ratings.all():  # on a phone too
+            expect(rating).to_be_visible()
         expect(ratings.first).not_to_have_text("rating 1000")
-        seen.append(sorted(ratings.all_inner_texts()))
-        own.append(page.locator("#table .cabo-seat.mine .badge.rating").inner_text().removeprefix("rating "))
+        seen.append(sorted(ratings.all_text_contents()))
+        mine = page.locator("#table .cabo-seat.mine .badge.rating")
+        own.append(mine.text_content().removeprefix("rating "))
     assert seen[0] == seen[1] == sorted(f"rating {shown}" for shown in own)
     ann.screenshot(path=artifacts / "ranked-game-over-390x844.png", full_page=True)
 

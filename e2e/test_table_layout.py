@@ -55,6 +55,13 @@ COVERED = """() => [...document.querySelectorAll("#room button")].filter(el => {
 }).map(el => el.getAttribute("aria-label") || el.textContent.trim())"""
 
 
+# A seen card's countdown that another element lies over.
+COVERED_COUNTS = """() => [...document.querySelectorAll("#room .sighting")].filter(el => {
+  const box = el.getBoundingClientRect();
+  return !el.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+}).map(el => el.closest(".slot").id)"""
+
+
 # A player's essentials in a seat tile that are cut short (an ellipsis, or clipped).
 CUT_SHORT = """() => [...document.querySelectorAll("#room :is(.seat, .tseat, .cabo-seat) "
   + ":is(.seat-name, .seat-top, .tseat-top, .seat-figures > span, .seat-score)")]
@@ -163,5 +170,8 @@ def test_cabo_fits_a_phone_screen_with_a_snap_window_open_as_your_turn_starts(br
     expect(page.locator("#status .headline")).to_contain_text("Your turn: draw a card")
     expect(page.get_by_role("button", name="Snap your card 4")).to_be_visible()
     expect(page.get_by_role("button", name="Take the discard into your card 4")).to_be_visible()
+    # The cards just peeked at count down their 3 s in sight: each count on top of the Snap laid over
+    # its card (once they have turned back there is none left to see).
+    assert page.evaluate(COVERED_COUNTS) == []
     assert_fits_phones(page, [*essentials, ".cabo-seat.mine button"], "snap window open")
     page.context.close()

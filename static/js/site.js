@@ -78,6 +78,20 @@
     if (isTableMove(event.detail.requestConfig)) reopen(hold(event.detail.requestConfig));
   });
 
+  // A busy site refuses a channel unopened (503), which a page cannot read: asked over HTTP, it says so;
+  // a watcher waits the Retry-After, a seated player (let in first) keeps the back-off.
+  var busyWait = 0, delay = window.htmx && htmx.config.wsReconnectDelay;
+  if (delay) htmx.config.wsReconnectDelay = function (n) { return busyWait * (0.5 + Math.random() / 2) || delay(n); };
+  function busy(answer) {
+    var note = byId("live-busy");
+    note.hidden = !(note.textContent = answer.status == 503 ? note.dataset.busy : "");
+    busyWait = !note.hidden && "wait" in note.dataset && 1000 * answer.headers.get("Retry-After");
+  }
+  on("htmx:wsOpen", function (event) { busy(event.detail.event.target.opened = {}); });
+  on("htmx:wsClose", function (event) {
+    if (!event.detail.event.target.opened) fetch(byId("live-busy").dataset.ask).then(busy, busy);
+  });
+
   on("click", function (event) {
     var button = event.target.closest("[data-copy]");
     if (!button) return;

@@ -93,3 +93,20 @@ def test_any_get_of_any_route_with_any_text_answers_below_500(app, data):
         query = urllib.parse.urlencode({name: data.draw(ANY_TEXT) for name in PARAMETERS})
         answer = client.get(f"{path}?{query}")
         assert answer.status_code < 500, (path, query)
+
+
+def test_each_missing_page_says_what_is_missing(player):
+    ann = player("Ann")
+    for url, title, reason in (
+        ("/r/ZZZZ", "Table not found", "No table has the code"),
+        ("/replay/zzz", "Replay not found", "No game is called"),
+        ("/p/nobody", "Player not found", "No player has the username"),
+        ("/leaderboard/chess", "Leaderboard not found", "No game of that name"),
+        ("/rules/chess", "Game not found", "no game by that name"),
+        ("/static/none.css", "File not found", "Nothing on this site has that address"),
+        ("/nowhere", "Page not found", "Nothing on this site has that address"),
+    ):
+        answer = ann.get(url)
+        assert answer.status_code == 404, url
+        assert f"<title>{title} · zerogames</title>" in answer.text, url
+        assert f"<h1>{title}</h1>" in answer.text and reason in answer.text, url

@@ -355,6 +355,12 @@ def test_game_over_shows_the_score_chart_and_the_replay(player, registry):
     assert record.count("<polyline") == 3
 
 
+def enabled_controls(html: str) -> list[str]:
+    """The page's controls that would post a move."""
+    controls = re.findall(r'<(?:button|input)[^>]*name="action[^>]*>', html)
+    return [control for control in controls if " disabled" not in control]
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_view(player, registry, game_id):
     """A player and Easy bots to the end; then the table's end, the replay's first, middle and last
@@ -385,12 +391,16 @@ def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_vie
             page = unescape(html)
             assert f"Step {step} of {last}" in page, (step, view)
             # A replay has no move to make: no control of the table posts anything.
-            controls = re.findall(r'<(?:button|input)[^>]*name="action[^>]*>', html)
-            assert all(" disabled" in control for control in controls), (step, view)
+            assert enabled_controls(html) == [], (step, view)
             shows_as_typed(html)
         charted.append(html.count("<polyline"))
     # The chart grows with the steps: nothing at the deal, every seat's line by the end.
     assert charted[0] == 0 and charted[-1] == rules.min_players, charted
+    # Every step of the opening from each seat too (a card just drawn, a power to use: Cabo's third).
+    for step in range(1, min(last, 8)):
+        for view in map(str, range(rules.min_players)):
+            html = ann.get(f"/replay/{game}?step={step}&view={view}").text
+            assert enabled_controls(html) == [], (step, view)
     shows_as_typed(ann.get(f"/r/{room.code}").text)
     me = ann.get("/me").text
     shows_as_typed(me)

@@ -9,10 +9,10 @@ import threading
 
 import pytest
 
-from tests.web.conftest import act, create_room, join, page, region, version_of, wait_until, words
+from tests.web.conftest import act, create_room, join, page, region, uid_of, version_of, wait_until, words
 from zerogames import bots, clock
 from zerogames.games import GAMES
-from zerogames.rooms import RoomRegistry
+from zerogames.rooms import RoomRegistry, Subscriber
 from zerogames.rooms.scheduler import Scheduler
 
 START = 1_800_000_000.0  # 2027-01-15 08:00:00 UTC
@@ -104,6 +104,40 @@ def test_two_timeouts_in_a_row_mark_a_seat_away_and_it_is_then_moved_for_at_once
     due(registry, moment, last + 5)
     assert log_of(registry, room)[-1][0::2] == (first, last + 5)
     assert all(by == "timeout" for *_, by in log_of(registry, room))
+
+
+def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(player, registry, moment):
+    """Not a full clock on each turn until marked away: the clock counts from the page's closing."""
+    code, clients = table(player, clock="30")
+    room = registry.get(code)
+    registry.bot_delay = 5.0
+    pages = [Subscriber(uid_of(client)) for client in clients]
+    for sub in pages:
+        registry.subscribe(room, sub)
+    first = room.rules.awaited(room.state, START)[0]
+    second, third = (first + 1) % 3, (first + 2) % 3
+    moment.now = START + 2
+    registry.unsubscribe(room, pages[second])  # the tab closed before its turn
+    moment.now = START + 20
+    act(clients[first], code, json.dumps(room.rules.legal_actions(room.state, first)[0]))
+    assert room.published.deadlines == ((second, START + 32),)  # not START + 50
+    name = room.seats[second].name
+    assert f"{name} has until 08:00:32 UTC" in words(region(page(clients[third], code), "clock"))
+    due(registry, moment, START + 32)
+    assert log_of(registry, room)[-1][0::2] == (second, START + 32)
+    assert log_of(registry, room)[-1][3] == "timeout"
+    # Gone longer than a clock: its next turn waits a bot's pause, like an away seat's. A player whose
+    # page is open (the third) has a full clock.
+    assert room.published.deadlines == ((third, START + 62),)
+    act(clients[third], code, json.dumps(room.rules.legal_actions(room.state, third)[0]))
+    while room.rules.awaited(room.state, moment())[0] != second:
+        seat = room.rules.awaited(room.state, moment())[0]
+        act(clients[seat], code, json.dumps(room.rules.legal_actions(room.state, seat)[0]))
+    assert room.published.deadlines == ((second, moment() + 5),)
+    # The page open again before that: the full clock, and the player's own move.
+    registry.subscribe(room, Subscriber(uid_of(clients[second])))
+    assert room.published.deadlines == ((second, moment() + 30),)
+    assert "You have until" in words(region(page(clients[second], code), "clock"))
 
 
 def test_im_back_ends_being_away_and_so_does_a_move_of_ones_own(player, registry, moment):

@@ -31,7 +31,8 @@ class Subscriber:
 class Channels:
     """The registry's live channels: subscribing, and the regular waking that notices closed ones. A
     channel opening or closing changes no facts of its room, only what its table shows (who is
-    connected): it publishes, and is no command."""
+    connected) and when a player's last one closed (the turn clock's next deadlines count from it): it
+    publishes, and is no command."""
 
     def __init__(self, registry: RoomRegistry) -> None:
         self.registry = registry
@@ -41,7 +42,10 @@ class Channels:
         with room.lock:
             shows_connected = seen_connected(room, sub.uid)
             room.subscribers.append(sub)
+            came_back = room.closed.pop(sub.uid, None) is not None
             if not shows_connected and room.seat_of(sub.uid) is not None:
+                if came_back:
+                    self.registry.rewind(room)
                 room.changed()  # the seat shows as connected now
         registry = self.registry
         with registry.lock:
@@ -73,6 +77,7 @@ class Channels:
             if sub in room.subscribers:
                 room.subscribers.remove(sub)
                 if not seen_connected(room, sub.uid) and room.seat_of(sub.uid) is not None:
+                    room.closed[sub.uid] = self.registry.clock()
                     room.changed()  # the seat shows as away now
 
 

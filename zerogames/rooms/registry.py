@@ -84,7 +84,7 @@ class RoomRegistry:
         if isinstance(verdict, c.Unchanged):
             return verdict.answer
         facts = replace(verdict.facts, version=room.facts.version + 1)
-        facts = turn_clock.wound(facts, now, self.bot_delay)
+        facts = turn_clock.wound(facts, now, self.bot_delay, room.closed)
         row = facts.row(room.code)
         try:
             with self.store.transaction():
@@ -106,6 +106,15 @@ class RoomRegistry:
     def arm(self, room: Room) -> None:
         """The timers the room's facts need (the lock is held): its turn clock's first deadline, its bots'
         moves, and a push when a view next changes with time."""
+        self.arm_clock(room)
+        if room.facts.status != "playing":
+            return
+        now = self.clock()
+        self.bots.schedule(room, now)
+        self.schedule_refresh(room, now)
+
+    def arm_clock(self, room: Room) -> None:
+        """The turn clock's timer for the first deadline of the room's facts (the lock is held)."""
         if room.clock_timer is not None:
             room.clock_timer.cancel()
             room.clock_timer = None
@@ -115,11 +124,16 @@ class RoomRegistry:
             room.clock_timer = self.scheduler.call_at(
                 first, partial(self.timed, room, c.TimeOut(facts.version))
             )
-        if facts.status != "playing":
-            return
-        now = self.clock()
-        self.bots.schedule(room, now)
-        self.schedule_refresh(room, now)
+
+    def rewind(self, room: Room) -> None:
+        """The turn clock's deadlines drawn again as of now (the lock held): a player whose page opens
+        again has the full clock that their closed page had cut short. The deadlines are what the
+        facts and the pages open make of the clock, as after every command, not a change of the facts:
+        no command, and the table's version stays."""
+        facts = turn_clock.wound(room.facts, self.clock(), self.bot_delay, room.closed)
+        if facts.deadlines != room.facts.deadlines:
+            room.facts = facts
+            self.arm_clock(room)
 
     def timed(self, room: Room, command: c.TimeOut) -> None:
         """A timer's command: nothing, once the room has moved to another process; tried again in a

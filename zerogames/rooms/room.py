@@ -90,6 +90,9 @@ class Room:
         self.lock = RoomLock(self)
         self.gone = False  # moved to another process (rooms.owners)
         self.subscribers: list[Subscriber] = []
+        # Since when each player has had no live channel open (the turn clock moves for one gone a clock's
+        # length): kept while this process serves the room, set and cleared by rooms.channels.
+        self.closed: dict[str, float] = {}
         self.pending_bots: set[int] = set()
         # Each bot seat's player, by (game, seat, level): Normal and Hard remember what they were shown.
         self.bots: dict[tuple[int, int, str], Any] = {}

@@ -10,6 +10,7 @@ The registry sets one timer for the first deadline of the facts it publishes (ro
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -27,15 +28,26 @@ def seconds_in_force(facts: Facts) -> int:
     return clock.seconds(dict(facts.options), facts.has_bots(), facts.ranked)
 
 
-def wound(facts: Facts, now: float, bot_delay: float) -> Facts:
+def wound(facts: Facts, now: float, bot_delay: float, closed: Mapping[str, float] | None = None) -> Facts:
     """The facts with the deadlines of the seats the table awaits now: a seat marked away gets no more
-    than a bot's pause; a seat a bot plays, none (the bot moves)."""
+    than a bot's pause; a seat a bot plays, none (the bot moves). `closed` says since when each player
+    has had no page of the table open: a player gone for the length of a clock is moved for then, not
+    waited for a full clock each turn until marked away (a closed tab is not coming back to move)."""
     seconds = seconds_in_force(facts)
     if facts.status != "playing" or not seconds:
         return replace(facts, deadlines=()) if facts.deadlines else facts
-    away = facts.away()
+    away, closed = facts.away(), closed or {}
+
+    def deadline(seat: int) -> float:
+        if seat in away:
+            return facts.last_at + bot_delay
+        gone_at = closed.get(facts.seats[seat].uid or "")
+        if gone_at is None:
+            return facts.last_at + seconds
+        return max(facts.last_at + bot_delay, min(facts.last_at, gone_at) + seconds)
+
     deadlines = tuple(
-        (seat, facts.last_at + (bot_delay if seat in away else seconds))
+        (seat, deadline(seat))
         for seat in facts.rules.awaited(facts.state, now)
         if facts.seats[seat].bot is None
     )

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, abort, current_app, render_template, request, url_for
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from zerogames.serving import MAX_BODY
 
@@ -27,7 +27,7 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def networks(spec: str) -> tuple[Network, ...]:
-    """"127.0.0.1, 10.0.0.0/8" -> the networks it names (a bare address is a network of one)."""
+    """ "127.0.0.1, 10.0.0.0/8" -> the networks it names (a bare address is a network of one)."""
     return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in spec.split(",") if part.strip())
 
 
@@ -177,6 +177,26 @@ def refused(error: HTTPException) -> tuple[str, int]:
     return render_template("refused.html", title=REFUSALS[code], message=message), code
 
 
+# What a missing page is called, by the part of the site its address is in; its description says more.
+MISSING = {
+    "table": "Table not found",
+    "live": "Table not found",
+    "replays": "Replay not found",
+    "players": "Player not found",
+    "leaderboards": "Leaderboard not found",
+    "lobby": "Game not found",
+    "static": "File not found",  # the app's own route, outside any blueprint
+}
+
+
+def missing(error: NotFound) -> tuple[str, int]:
+    """A missing page says what is missing: a table, a replay, a player... or any page at all."""
+    title = MISSING.get(request.blueprint or request.endpoint or "", "Page not found")
+    said = error.description != NotFound.description  # werkzeug's own words speak of "the server"
+    message = error.description if said else "Nothing on this site has that address."
+    return render_template("refused.html", title=title, message=message), 404
+
+
 def init_app(app: Flask) -> None:
     if app.config.get("MAX_CONTENT_LENGTH") is None:
         app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
@@ -187,3 +207,4 @@ def init_app(app: Flask) -> None:
     app.after_request(security_headers)
     for code in REFUSALS:
         app.register_error_handler(code, refused)
+    app.register_error_handler(404, missing)

@@ -148,6 +148,14 @@ def give_the_channel_back(error: BaseException | None) -> None:
         limits.limits().channels.close(lease)
 
 
+@bp.get("/r/<code>/live")
+def ask(code: str) -> tuple[str, int]:
+    """A page whose channel closed before it opened asks here, over plain HTTP, why: a browser gives
+    a page nothing of a refused handshake, its status or its Retry-After. The same checks answer
+    (take_a_channel): a channel would be let in now (204), or the refusal, with its Retry-After."""
+    return "", 204
+
+
 @sock.route("/r/<code>/live", bp=bp)
 def live(ws, code: str) -> None:
     registry = web_registry()

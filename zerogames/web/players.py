@@ -77,8 +77,3 @@ def profile(username: str):
     if account is None:
         abort(404, description=f"No player has the username {username!r}.")
     return player_page(account.id, account.username, own=account.id == identity.current_uid())
-
-
-@bp.errorhandler(404)
-def no_player(error):
-    return render_template("records/missing.html", heading="No such player", message=error.description), 404

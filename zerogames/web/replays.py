@@ -153,6 +153,5 @@ def replay(game: str):
 
 
 @bp.errorhandler(403)
-@bp.errorhandler(404)
 def no_replay(error):
     return render_template("records/missing.html", heading="No replay", message=error.description), error.code

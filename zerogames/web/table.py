@@ -293,8 +293,3 @@ def rejoin_move(code: str, token: str):
     except Refused as refusal:
         flash(refusal.reason, "error")
     return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
-
-
-@bp.app_errorhandler(404)
-def not_found(error):
-    return render_template("room/missing.html", message=error.description), 404
