@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 
 from app import create_app
-from zerogames import runtime
 from tests.web.conftest import act, as_player, create_room, uid_of, wait_until
+from zerogames import runtime
 from zerogames.launch import ROOT
 
 HX = {"HX-Request": "true"}
