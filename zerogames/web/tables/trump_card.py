@@ -4,7 +4,7 @@ from . import EVERYONE, WAITING, Choice, Region, Table
 
 TABLE = Table(
     "trump_card",
-    tagline="Two teams of two bank the pile; only a 52-0 sweep wins.",
+    tagline="Two teams of two bank the pile; only a 52\u20110 sweep wins.",
     regions=(
         Region(
             "status",
