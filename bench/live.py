@@ -169,8 +169,10 @@ class Seat:
                 elif isinstance(event, TextMessage):
                     parts.append(event.data)
                     if event.message_finished:
-                        self.received("".join(parts))
-                        parts = []
+                        message, parts = "".join(parts), []
+                        # A heartbeat (empty) is no push: its bytes count towards the next one's.
+                        if message:
+                            self.received(message)
 
     def received(self, message: str) -> None:
         now = time.perf_counter()

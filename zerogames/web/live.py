@@ -134,14 +134,15 @@ class Pusher:
         self.seq = -1
         self.layout: tuple[str, ...] = ()
         self.sent = render.Drawn({}, {})
+        self.kept: render.Kept = {}  # this viewer's own regions, with what they were drawn from
 
     def seed(self, published: Published) -> None:
         """Start from what the page already shows (drawn from `published`): nothing to resend."""
-        self.sent = render.render_regions(self.code, self.game_id, published, self.who)
+        self.sent = render.render_regions(self.code, self.game_id, published, self.who, self.kept)
         self.seq, self.layout = published.seq, (published.status, *self.sent.regions)
 
     def message(self, published: Published) -> str:
-        drawn = render.render_regions(self.code, self.game_id, published, self.who)
+        drawn = render.render_regions(self.code, self.game_id, published, self.who, self.kept)
         sent, self.sent, self.seq = self.sent, drawn, published.seq
         layout = (published.status, *drawn.regions)
         if layout != self.layout:
