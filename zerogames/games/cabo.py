@@ -139,22 +139,11 @@ class Cabo(Game):
 
     # Who may do what
 
-    def __init__(self) -> None:
-        # Each seat's last list of moves, with the state it was made for: `apply` checks a move
-        # against the list the table was just handed, without making it again (Cabo's lists are long).
-        self.last_listed: dict[int, tuple[State, Sequence[Action]]] = {}
-
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        if seat is None:
-            return []
-        made = moves(state, seat)
-        if made:
-            self.last_listed[seat] = (state, made)
-        return list(made)
+        return [] if seat is None else list(moves(state, seat))
 
     def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
-        last = self.last_listed.get(seat)
-        return listed_action(last[1] if last is not None and last[0] is state else moves(state, seat), action)
+        return listed_action(moves(state, seat), action)
 
     def check(self, state: State, seat: int, action: Any, now: float) -> Action:
         # Switching memory mode is accepted from any seat during the opening peeks but is a table
@@ -315,7 +304,7 @@ class Cabo(Game):
 
 
 def moves(state: State, seat: int) -> Sequence[Action]:
-    """What `seat` may do now (legal_actions hands out a copy: a snap list is the board's own)."""
+    """What `seat` may do now (legal_actions hands out a list of its own)."""
     phase = state["phase"]
     if phase != "play":
         if phase == "peek" and state["peeks"][seat] is None:
@@ -605,19 +594,16 @@ def skip(state: State, seat: int, action: Action, now: float) -> State:
 # Snapping
 
 
-# The snap list is the longest list of legal actions by far, so it is made once per board, from each
-# hand's part made once per hand (hands are immutable: the same object means the same cards).
+# The snap list is the longest list of legal actions by far, so its actions are made once, for every
+# seat and slot, and each list is cut from them: nothing is made or kept per board.
 SNAPS = tuple(
     tuple(SharedAction(type="snap", seat=target, slot=slot) for slot in range(MADE_SLOTS))
     for target in range(Cabo.max_players)
 )
-_board_targets: tuple[Any, dict[int | None, tuple[SharedAction, ...]]] = (None, {})
-_hand_targets: list[tuple[Any, tuple[SharedAction, ...]]] = [(None, ())] * Cabo.max_players
 
 
 def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
     """Every slot this seat may snap now (the window being open)."""
-    global _board_targets
     hands = state["hands"]
     mine = hands[seat]
     # A snap away of one's own last card is refused, and snapping another needs a spare card.
@@ -626,34 +612,23 @@ def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
     caller = state["caller"]
     # Nobody but the caller may snap the caller's cards.
     locked = caller if caller != seat else None
-    board, made = _board_targets
-    if board is not hands:
-        made = {}
-        _board_targets = (hands, made)
-    targets = made.get(locked)
-    if targets is None:
-        targets = ()
-        for target, hand in enumerate(hands):
-            if target != locked:
-                known, part = _hand_targets[target]
-                targets += part if known is hand else snappable(target, hand)
-        made[locked] = targets
+    targets: tuple[SharedAction, ...] = ()
+    for target, hand in enumerate(hands):
+        if target != locked:
+            targets += snappable(target, hand)
     return targets
 
 
 def snappable(target: int, hand: tuple) -> tuple[SharedAction, ...]:
-    """A snap of each card in this hand (kept for the next board with the same hand)."""
+    """A snap of each card in this hand."""
     row = SNAPS[target]
     if None not in hand and len(hand) <= MADE_SLOTS:
-        targets = row[: len(hand)]
-    else:
-        targets = tuple(
-            row[slot] if slot < MADE_SLOTS else SharedAction(type="snap", seat=target, slot=slot)
-            for slot, card in enumerate(hand)
-            if card is not None
-        )
-    _hand_targets[target] = (hand, targets)
-    return targets
+        return row[: len(hand)]
+    return tuple(
+        row[slot] if slot < MADE_SLOTS else SharedAction(type="snap", seat=target, slot=slot)
+        for slot, card in enumerate(hand)
+        if card is not None
+    )
 
 
 def snap_check(state: State, seat: int, action: Action) -> None:
