@@ -83,9 +83,7 @@ def moved(facts: Facts, seat: int, action: Any, by: str, context: Context) -> Ve
     except IllegalAction as refusal:
         return Refusal(refusal.reason)
     number = facts.action_count + 1
-    after = replace(
-        facts, state=state, action_count=number, acted={**facts.acted, seat: facts.version + 1}
-    )
+    after = replace(facts, state=state, action_count=number, acted={**facts.acted, seat: facts.version + 1})
     after = turn_clock.counted(after, seat, by, now)
     end = None
     if rules.result(state) is not None:
@@ -100,7 +98,7 @@ def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
     outcome = facts.rules.outcome(facts.state, abandoned=how == "abandoned")
     end = ended(outcome, facts.seated())
     end.rated = ranked.rated_lines(facts, outcome.sides)
-    over = replace(facts, status="over")
+    over = replace(facts, status="over", outcome=outcome)
     return ranked.with_ratings(over, context.players, end.rated), end
 
 

@@ -107,7 +107,7 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
     soonest first, as a moment (`until`, for the browser's countdown) and a time of day readable
     without script; the seats away; the seat a timeout has just moved for. Or that the game was
     abandoned."""
-    if published.status == "over" and GAMES[room.game_id].result(published.state) is None:
+    if published.outcome is not None and not published.outcome.finished:
         return {"abandoned": True, "waiting": [], "away": [], "timed_out": None}
     if published.status != "playing":
         return None
@@ -117,8 +117,11 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
     gone = [
         {"seat": seat, "name": names[seat]}
         for seat, who in enumerate(published.seats)
-        if who.uid is not None and who.bot is None and seat not in published.away
-        and who.uid not in published.connected and seat != room.me
+        if who.uid is not None
+        and who.bot is None
+        and seat not in published.away
+        and who.uid not in published.connected
+        and seat != room.me
     ]
     if not (published.deadlines or published.away or (gone and room.is_host)):
         return None
