@@ -114,7 +114,8 @@ def render_regions(
         elif alike == tables.EVERYONE or (alike == tables.WAITING and view.get("turn") != room.me):
             if name not in shared:
                 source = f"{name} {shared['room']} {inputs(public.value, keys, published.at)}"
-                seen_by = {**NOBODY, "room": shared["spectator room"], "view": public.value, "now": published.at}
+                spectator = shared["spectator room"]
+                seen_by = {**NOBODY, "room": spectator, "view": public.value, "now": published.at}
                 shared[name] = drawing(game_id, name, source, keys, seen_by, drawings)
             drawn.regions[name] = shared[name]
         elif kept is not None:
