@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -143,6 +144,9 @@ class Cabo(Game):
         return [] if seat is None else list(moves(state, seat))
 
     def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
+        # A snap, most moves at a lively table, is found on the board without listing every snap.
+        if isinstance(action, dict) and action.get("type") == "snap":
+            return listed_snap(state, seat, action)
         return listed_action(moves(state, seat), action)
 
     def check(self, state: State, seat: int, action: Any, now: float) -> Action:
@@ -328,6 +332,13 @@ def moves(state: State, seat: int) -> Sequence[Action]:
     if state["window"] and step == "start":
         return snaps(state, seat)
     return []
+
+
+def may_snap(state: State, seat: int) -> bool:
+    """Whether `moves` lists this seat's snaps now (see there)."""
+    if state["phase"] != "play" or state["handover"] is not None or not state["window"]:
+        return False
+    return state["step"] not in ("drawn", "power") if seat == state["turn"] else state["step"] == "start"
 
 
 def deal_round(state: State) -> State:
@@ -611,16 +622,39 @@ def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
         return ()
     caller = state["caller"]
     # Nobody but the caller may snap the caller's cards.
-    locked = caller if caller != seat else None
+    return board_snaps(hands, caller if caller != seat else None)
+
+
+def listed_snap(state: State, seat: int, action: dict[str, Any]) -> SharedAction | None:
+    """The snap of `snaps` that `action` is, if any: the same check as finding it in that list."""
+    target, slot = action.get("seat"), action.get("slot")
+    if len(action) != 3 or type(target) is not int or type(slot) is not int or not may_snap(state, seat):
+        return None
+    hands, caller = state["hands"], state["caller"]
+    mine = hands[seat]
+    if len(mine) - mine.count(None) < 2 or not 0 <= target < len(hands) or target == caller != seat:
+        return None
+    hand = hands[target]
+    if not 0 <= slot < len(hand) or hand[slot] is None:
+        return None
+    return SNAPS[target][slot] if slot < MADE_SLOTS else SharedAction(type="snap", seat=target, slot=slot)
+
+
+@lru_cache(maxsize=4096)
+def board_snaps(hands: tuple[tuple[str | None, ...], ...], locked: int | None) -> tuple[SharedAction, ...]:
+    """A snap of every card on the board outside the `locked` hand. This and hand_snaps are pure
+    functions of their arguments, remembered by value: every seat of a board and every room ask for the
+    same few, and an action changes one or two hands of a board."""
     targets: tuple[SharedAction, ...] = ()
     for target, hand in enumerate(hands):
         if target != locked:
-            targets += snappable(target, hand)
+            targets += hand_snaps(target, hand)
     return targets
 
 
-def snappable(target: int, hand: tuple) -> tuple[SharedAction, ...]:
-    """A snap of each card in this hand."""
+@lru_cache(maxsize=4096)
+def hand_snaps(target: int, hand: tuple[str | None, ...]) -> tuple[SharedAction, ...]:
+    """A snap of each card left in this hand (a snapped card leaves its slot empty)."""
     row = SNAPS[target]
     if None not in hand and len(hand) <= MADE_SLOTS:
         return row[: len(hand)]
