@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -52,8 +53,17 @@ def gevent_pool() -> Any | None:
     if not _pool:
         from gevent.threadpool import ThreadPool
 
+        # A thinking thread holds the GIL until Python's switch interval asks it to let go, and the
+        # event loop takes it back only then: 5 ms by default, at each of the loop's system calls
+        # (every socket write of a push lets the GIL go), so a human's move waited for a bot's
+        # slices many times over. A short slice keeps the tables quick, the bots a little slower.
+        sys.setswitchinterval(THINKING_SLICE)
         _pool.append(ThreadPool(1))
     return _pool[0]
+
+
+# Seconds a thread holds the GIL before it lets a waiting one (the event loop) run.
+THINKING_SLICE = 0.0005
 
 
 class BotDriver:
