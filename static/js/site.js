@@ -34,8 +34,7 @@
     showStatus();
     channel.reconnect();
   }
-  // The server beats every second (an empty message): a channel silent for 2.5 s, or not open in 5 s,
-  // stalled somewhere that closes nothing (a proxy, a tunnel).
+  // Silent 2.5 s (the server beats every second) or not open in 5 s: stalled where nothing closes.
   on("htmx:wsBeforeMessage", function (event) {
     heard = Date.now();
     if (!event.detail.message) event.preventDefault(event.stopImmediatePropagation());
