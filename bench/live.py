@@ -60,6 +60,10 @@ from wsproto import ConnectionType, WSConnection  # noqa: E402
 from wsproto.events import AcceptConnection, CloseConnection, Ping, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
+# This checkout's code, not whichever one an installed package points at: the server it starts serves
+# from the checkout zerogames.launch is in.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from zerogames.launch import free_port, serve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
