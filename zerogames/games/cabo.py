@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -140,14 +139,22 @@ class Cabo(Game):
 
     # Who may do what
 
+    def __init__(self) -> None:
+        # Each seat's last list of moves, with the state it was made for: `apply` checks a move
+        # against the list the table was just handed, without making it again (Cabo's lists are long).
+        self.last_listed: dict[int, tuple[State, Sequence[Action]]] = {}
+
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        return [] if seat is None else list(moves(state, seat))
+        if seat is None:
+            return []
+        made = moves(state, seat)
+        if made:
+            self.last_listed[seat] = (state, made)
+        return list(made)
 
     def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
-        # A snap, most moves at a lively table, is found on the board without listing every snap.
-        if isinstance(action, dict) and action.get("type") == "snap":
-            return listed_snap(state, seat, action)
-        return listed_action(moves(state, seat), action)
+        last = self.last_listed.get(seat)
+        return listed_action(last[1] if last is not None and last[0] is state else moves(state, seat), action)
 
     def check(self, state: State, seat: int, action: Any, now: float) -> Action:
         # Switching memory mode is accepted from any seat during the opening peeks but is a table
@@ -308,7 +315,7 @@ class Cabo(Game):
 
 
 def moves(state: State, seat: int) -> Sequence[Action]:
-    """What `seat` may do now (legal_actions hands out a list of its own)."""
+    """What `seat` may do now (legal_actions hands out a copy: a snap list is the board's own)."""
     phase = state["phase"]
     if phase != "play":
         if phase == "peek" and state["peeks"][seat] is None:
@@ -332,13 +339,6 @@ def moves(state: State, seat: int) -> Sequence[Action]:
     if state["window"] and step == "start":
         return snaps(state, seat)
     return []
-
-
-def may_snap(state: State, seat: int) -> bool:
-    """Whether `moves` lists this seat's snaps now (see there)."""
-    if state["phase"] != "play" or state["handover"] is not None or not state["window"]:
-        return False
-    return state["step"] not in ("drawn", "power") if seat == state["turn"] else state["step"] == "start"
 
 
 def deal_round(state: State) -> State:
@@ -605,16 +605,19 @@ def skip(state: State, seat: int, action: Action, now: float) -> State:
 # Snapping
 
 
-# The snap list is the longest list of legal actions by far, so its actions are made once, for every
-# seat and slot, and each list is cut from them: nothing is made or kept per board.
+# The snap list is the longest list of legal actions by far, so it is made once per board, from each
+# hand's part made once per hand (hands are immutable: the same object means the same cards).
 SNAPS = tuple(
     tuple(SharedAction(type="snap", seat=target, slot=slot) for slot in range(MADE_SLOTS))
     for target in range(Cabo.max_players)
 )
+_board_targets: tuple[Any, dict[int | None, tuple[SharedAction, ...]]] = (None, {})
+_hand_targets: list[tuple[Any, tuple[SharedAction, ...]]] = [(None, ())] * Cabo.max_players
 
 
 def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
     """Every slot this seat may snap now (the window being open)."""
+    global _board_targets
     hands = state["hands"]
     mine = hands[seat]
     # A snap away of one's own last card is refused, and snapping another needs a spare card.
@@ -622,47 +625,35 @@ def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
         return ()
     caller = state["caller"]
     # Nobody but the caller may snap the caller's cards.
-    return board_snaps(hands, caller if caller != seat else None)
-
-
-def listed_snap(state: State, seat: int, action: dict[str, Any]) -> SharedAction | None:
-    """The snap of `snaps` that `action` is, if any: the same check as finding it in that list."""
-    target, slot = action.get("seat"), action.get("slot")
-    if len(action) != 3 or type(target) is not int or type(slot) is not int or not may_snap(state, seat):
-        return None
-    hands, caller = state["hands"], state["caller"]
-    mine = hands[seat]
-    if len(mine) - mine.count(None) < 2 or not 0 <= target < len(hands) or target == caller != seat:
-        return None
-    hand = hands[target]
-    if not 0 <= slot < len(hand) or hand[slot] is None:
-        return None
-    return SNAPS[target][slot] if slot < MADE_SLOTS else SharedAction(type="snap", seat=target, slot=slot)
-
-
-@lru_cache(maxsize=4096)
-def board_snaps(hands: tuple[tuple[str | None, ...], ...], locked: int | None) -> tuple[SharedAction, ...]:
-    """A snap of every card on the board outside the `locked` hand. This and hand_snaps are pure
-    functions of their arguments, remembered by value: every seat of a board and every room ask for the
-    same few, and an action changes one or two hands of a board."""
-    targets: tuple[SharedAction, ...] = ()
-    for target, hand in enumerate(hands):
-        if target != locked:
-            targets += hand_snaps(target, hand)
+    locked = caller if caller != seat else None
+    board, made = _board_targets
+    if board is not hands:
+        made = {}
+        _board_targets = (hands, made)
+    targets = made.get(locked)
+    if targets is None:
+        targets = ()
+        for target, hand in enumerate(hands):
+            if target != locked:
+                known, part = _hand_targets[target]
+                targets += part if known is hand else snappable(target, hand)
+        made[locked] = targets
     return targets
 
 
-@lru_cache(maxsize=4096)
-def hand_snaps(target: int, hand: tuple[str | None, ...]) -> tuple[SharedAction, ...]:
-    """A snap of each card left in this hand (a snapped card leaves its slot empty)."""
+def snappable(target: int, hand: tuple) -> tuple[SharedAction, ...]:
+    """A snap of each card in this hand (kept for the next board with the same hand)."""
     row = SNAPS[target]
     if None not in hand and len(hand) <= MADE_SLOTS:
-        return row[: len(hand)]
-    return tuple(
-        row[slot] if slot < MADE_SLOTS else SharedAction(type="snap", seat=target, slot=slot)
-        for slot, card in enumerate(hand)
-        if card is not None
-    )
+        targets = row[: len(hand)]
+    else:
+        targets = tuple(
+            row[slot] if slot < MADE_SLOTS else SharedAction(type="snap", seat=target, slot=slot)
+            for slot, card in enumerate(hand)
+            if card is not None
+        )
+    _hand_targets[target] = (hand, targets)
+    return targets
 
 
 def snap_check(state: State, seat: int, action: Action) -> None:
