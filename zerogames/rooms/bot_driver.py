@@ -63,7 +63,7 @@ def gevent_pool() -> Any | None:
 
 
 # Seconds a thread holds the GIL before it lets a waiting one (the event loop) run.
-THINKING_SLICE = 0.0002
+THINKING_SLICE = 0.0005
 
 
 class BotDriver:
