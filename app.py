@@ -54,9 +54,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # X-Forwarded-Proto are believed.
         PROXIES=os.environ.get("ZEROGAMES_PROXIES", ""),
         # A page says only which change it shows (a few bytes): anything long closes the socket. A
-        # ping every 5 s finds a channel whose network went without a word (a phone locked, out of
-        # range) within seconds, and its seat shows away.
-        SOCK_SERVER_OPTIONS={"ping_interval": 5, "max_message_size": 256},
+        # channel whose network went without a word (a phone locked, out of range) is found by the
+        # system within seconds (web/live.py: heartbeats left unacknowledged); through a proxy, which
+        # acknowledges them itself, by a ping every 25 s (a ping costs a frame built and a pong
+        # parsed per socket: every 5 s, a thousand idle sockets took a sixth of a core).
+        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 256},
         # Lets /metrics be read from elsewhere than this machine, with `Authorization: Bearer <token>`.
         METRICS_TOKEN=os.environ.get("ZEROGAMES_METRICS_TOKEN", ""),
         # How passwords are hashed (werkzeug's method string): a slower one costs guessers more.

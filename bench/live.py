@@ -60,6 +60,10 @@ from wsproto import ConnectionType, WSConnection  # noqa: E402
 from wsproto.events import AcceptConnection, CloseConnection, Ping, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
+# This checkout's code, not whichever one an installed package points at: the server it starts serves
+# from the checkout zerogames.launch is in.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from zerogames.launch import free_port, serve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,8 +173,10 @@ class Seat:
                 elif isinstance(event, TextMessage):
                     parts.append(event.data)
                     if event.message_finished:
-                        self.received("".join(parts))
-                        parts = []
+                        message, parts = "".join(parts), []
+                        # A heartbeat (empty) is no push: its bytes count towards the next one's.
+                        if message:
+                            self.received(message)
 
     def received(self, message: str) -> None:
         now = time.perf_counter()

@@ -90,7 +90,8 @@ def test_a_tab_whose_live_channel_went_quiet_gets_the_fresh_table_with_its_next_
         server_side = socket.connect_to_server()
         if quiet["on"]:
             return  # a fresh channel, opened after the quiet one: left alone
-        server_side.on_message(lambda message: None if quiet["on"] else socket.send(message))
+        # Its heartbeats still come (else the page would notice the silence and reopen it itself).
+        server_side.on_message(lambda message: None if quiet["on"] and message else socket.send(message))
 
     stale = context.new_page()
     stale.route_web_socket(re.compile(r"/live"), maybe_quiet)

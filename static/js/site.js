@@ -13,7 +13,7 @@
   }
 
   // The live channel: `latest` the socket last opened, `socket` the live one, `channel` its wrapper.
-  var socket = null, latest = null, channel = null, retries = 0, retry = null, held = null;
+  var socket = null, latest = null, channel = null, retries = 0, retry = null, held = null, heard = 0;
   // At once, then a capped jittered back-off: back within 2 s, without a stampede.
   function backoff() { return retries++ && Math.min(2000, 125 << retries) * (0.5 + Math.random() / 2); }
   if (window.htmx) {
@@ -22,6 +22,7 @@
   }
   function showStatus() {
     var el = byId("live-status");
+    heard = Date.now();  // news of the channel
     if (el) el.dataset.state = (el.textContent = navigator.onLine ? (socket ? "Live" : "Reconnecting…") : "Offline");
   }
   // Online, seen again, or failed: a quiet socket may never say so.
@@ -33,6 +34,14 @@
     showStatus();
     channel.reconnect();
   }
+  // Silent 2.5 s (the server beats every second) or not open in 5 s: stalled where nothing closes.
+  on("htmx:wsBeforeMessage", function (event) {
+    heard = Date.now();
+    if (!event.detail.message) event.preventDefault(event.stopImmediatePropagation());
+  });
+  setInterval(function () {
+    if (Date.now() - heard > (socket ? 2500 : 5000) && (socket || latest && !latest.readyState)) reopen();
+  }, 500);
   on("htmx:wsOpen", function (event) {
     var opened = event.detail.event.target;
     channel = event.detail.socketWrapper;

@@ -252,6 +252,9 @@ def test_a_table_every_player_has_left_for_ten_minutes_ends_as_abandoned(player,
     assert "The game is over" in response.text
     assert registry.store.rooms.unfinished() == []
     assert registry.store.history.record(code, room.game_no).outcome == "abandoned"
+    # The published end says so, also once the room is rebuilt after a restart.
+    assert room.published.outcome.how == "abandoned"
+    assert restarted(registry, moment).get(code).published.outcome.how == "abandoned"
 
 
 def test_a_players_own_moves_keep_a_table_without_live_channels_going(player, registry, moment):

@@ -13,6 +13,7 @@ from typing import Any
 
 from zerogames.clock import AWAY_AFTER
 from zerogames.games import GAMES, Game
+from zerogames.games.base import Outcome
 from zerogames.records import Seated
 from zerogames.store import RoomRow, SeatRow
 
@@ -52,6 +53,8 @@ class Facts:
     timeouts: Mapping[int, int] = field(default_factory=dict)
     timed_out: int | None = None
     deadlines: tuple[tuple[int, float], ...] = ()
+    # How the game ended (rooms.play.finished), once it has: what its pages read of its end.
+    outcome: Outcome | None = None
 
     @property
     def rules(self) -> Game:

@@ -157,6 +157,7 @@ def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
         seed=seed,
         state=state,
         status="playing",
+        outcome=None,
         action_count=0,
         acted=dict.fromkeys(range(players), facts.version + 1),
         last_sent={},

@@ -98,7 +98,7 @@ def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
     outcome = facts.rules.outcome(facts.state, abandoned=how == "abandoned")
     end = ended(outcome, facts.seated())
     end.rated = ranked.rated_lines(facts, outcome.sides)
-    over = replace(facts, status="over")
+    over = replace(facts, status="over", outcome=outcome)
     return ranked.with_ratings(over, context.store, end.rated), end
 
 

@@ -386,6 +386,10 @@ class RoomRegistry:
             moves = [(seat, now, by) for seat, _, now, by in game_log.actions]
             facts = replace(facts, state=state, action_count=len(game_log.actions))
             facts = turn_clock.replayed(facts, game_log.started, moves)
+            if row.status == "over":
+                # A game ended with a result finished; one that was stopped has none (Outcome.how).
+                outcome = facts.rules.outcome(state, abandoned=facts.rules.result(state) is None)
+                facts = replace(facts, outcome=outcome)
         room = Room(code, turn_clock.wound(facts, self.clock(), self.bot_delay), self.clock)
         room.facts = ranked.with_ratings(room.facts, self.store)
         if game_log is not None and row.status == "playing":

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zerogames.games.base import Outcome
+
 from .channels import Subscriber
 from .commands import Refused
 from .facts import Facts, Seat
@@ -75,6 +77,7 @@ class Published:
     deadlines: tuple[tuple[int, float], ...] = ()
     away: frozenset[int] = frozenset()
     timed_out: int | None = None
+    outcome: Outcome | None = None  # how the game ended, once it has
 
 
 class Room:
@@ -157,6 +160,7 @@ class Room:
             facts.deadlines,
             kept("away", facts.away()),
             facts.timed_out,
+            facts.outcome,
         )
 
     def changed(self) -> None:

@@ -1,13 +1,17 @@
 """The live channel: one WebSocket per open table, pushing that viewer's changed regions.
 
-The socket's own handler is its only sender, so a slow client holds up nobody else. It sleeps until
+The socket's own handler sends its pushes, so a slow client holds up nobody else. It sleeps until
 the room changes, then draws the room's latest publication: several quick changes are sent as one, and a
-table is never replaced by an older one.
+table is never replaced by an older one. Between pushes, one heartbeat a second (Heartbeat) tells the
+page its channel still flows.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import threading
 import time
 import zlib
 from typing import Any
@@ -59,6 +63,70 @@ SPOKE_AGAIN = 1008
 MOVED = 1012
 
 
+# Seconds between heartbeats: the page that hears nothing for a few of them knows its channel is stalled
+# (a proxy that stopped forwarding without closing anything) and opens another (static/js/site.js).
+HEARTBEAT_EVERY = 1.0
+# An empty text message, whole, unmasked and uncompressed, as a server sends it (RFC 6455 5.2; with
+# permessage-deflate an uncompressed message is allowed, and leaves the compression context as it was).
+HEARTBEAT_FRAME = b"\x81\x00"
+# Milliseconds a socket's sent data may stay unacknowledged before the system closes it: a page whose
+# network went without a word (a phone out of range, a laptop's lid closed) is gone within seconds, and
+# its seat shows away. Through a proxy, which acknowledges for the page, the server's ping finds it.
+UNANSWERED_MS = 10_000
+
+
+class Heartbeat:
+    """One beat a second on every open live channel, from one thread for the whole process: a
+    prebuilt frame written straight to each socket, which costs next to nothing (a ping costs a
+    frame built and a pong parsed per socket, a heartbeat one system call)."""
+
+    def __init__(self) -> None:
+        self.sockets: set[Any] = set()
+        self.lock = threading.Lock()
+        self.beating = False
+
+    def add(self, ws: Any) -> None:
+        with self.lock:
+            self.sockets.add(ws)
+            if not self.beating:
+                self.beating = True
+                threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
+
+    def discard(self, ws: Any) -> None:
+        with self.lock:
+            self.sockets.discard(ws)
+
+    def beat(self) -> None:
+        while True:
+            time.sleep(HEARTBEAT_EVERY)
+            with self.lock:
+                sockets = list(self.sockets)
+            for ws in sockets:
+                beat(ws)
+
+
+def beat(ws: Any) -> None:
+    """The heartbeat on one socket, unless it is closing; never waiting: a socket whose send buffer is
+    full has data on its way, and needs no beat."""
+    if not ws.connected:
+        return
+    try:
+        raw = getattr(ws.sock, "_sock", ws.sock)  # under gevent, the system's socket itself
+        raw.send(HEARTBEAT_FRAME, socket.MSG_DONTWAIT)
+    except OSError:
+        pass  # full, or closed: its own thread notices
+
+
+def give_up_unanswered(ws: Any) -> None:
+    """Have the system close the socket once what it sent stays unacknowledged (Linux)."""
+    if hasattr(socket, "TCP_USER_TIMEOUT"):
+        with contextlib.suppress(OSError):  # not a TCP socket (a test's)
+            ws.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, UNANSWERED_MS)
+
+
+HEARTBEAT = Heartbeat()
+
+
 class Pusher:
     """What one socket has been sent, so that each push carries only the regions that changed."""
 
@@ -67,14 +135,15 @@ class Pusher:
         self.seq = -1
         self.layout: tuple[str, ...] = ()
         self.sent = render.Drawn({}, {})
+        self.kept: render.Kept = {}  # this viewer's own regions, with what they were drawn from
 
     def seed(self, published: Published) -> None:
         """Start from what the page already shows (drawn from `published`): nothing to resend."""
-        self.sent = render.render_regions(self.code, self.game_id, published, self.who)
+        self.sent = render.render_regions(self.code, self.game_id, published, self.who, self.kept)
         self.seq, self.layout = published.seq, (published.status, *self.sent.regions)
 
     def message(self, published: Published) -> str:
-        drawn = render.render_regions(self.code, self.game_id, published, self.who)
+        drawn = render.render_regions(self.code, self.game_id, published, self.who, self.kept)
         sent, self.sent, self.seq = self.sent, drawn, published.seq
         layout = (published.status, *drawn.regions)
         if layout != self.layout:
@@ -174,10 +243,13 @@ def live(ws, code: str) -> None:
     subscriber = Subscriber(who.uid, ws.event)
     registry.subscribe(room, subscriber)
     opened = time.time()
+    give_up_unanswered(ws)
+    HEARTBEAT.add(ws)
     try:
         while ws.connected:
             subscriber.event.clear()
-            if ws.receive(timeout=0) is not None:
+            # What the page sent, read without a timer (ws.receive(timeout=0) makes one per waking).
+            if ws.input_buffer:
                 ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
                 return
             if room.gone:
@@ -191,4 +263,5 @@ def live(ws, code: str) -> None:
                     metrics.pushed(max(published.at, opened))
             subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking
     finally:
+        HEARTBEAT.discard(ws)
         registry.unsubscribe(room, subscriber)

@@ -24,6 +24,7 @@ from .viewmodel import (
     as_spectator,
     clock_face,
     room_info,
+    seen_seats,
     version_input,
     viewer,
 )
@@ -54,18 +55,26 @@ class Drawn:
     lines: dict[str, dict[str, str]]
 
 
-def render_regions(code: str, game_id: str, published: Published, who: Viewer | None = None) -> Drawn:
+# A viewer's own drawings of the regions only they see (a live channel's, kept from push to push):
+# by region, what it was drawn from and the HTML.
+Kept = dict[str, tuple[tuple[Any, ...], str]]
+
+
+def render_regions(
+    code: str, game_id: str, published: Published, who: Viewer | None = None, kept: Kept | None = None
+) -> Drawn:
     """Every region of the room as this viewer sees it.
 
     A region that declares what it is drawn from (Region.drawn_from) is drawn from exactly that: its
     view keys and no others. Where the viewer sees it as a spectator does (Region.seen_alike, and the
     lines of a region drawn seat by seat), it is drawn from the spectator's view and room. So a drawing
-    may be handed to anyone it was drawn for, and to no one else.
+    may be handed to anyone it was drawn for, and to no one else. `kept`: the viewer's own drawings
+    from before, updated here: a region of theirs whose inputs are as they were is not drawn again.
     """
     who = who or viewer(code)
-    room = room_info(code, game_id, published, who.uid)
-    drawn = Drawn({"room-version": version_input(room)}, {})
     if published.state is None or published.status == "lobby":
+        room = room_info(code, game_id, published, who.uid)
+        drawn = Drawn({"room-version": version_input(room)}, {})
         context = {**who.context, "room": room, "view": None, "now": published.at}
         for name in region_names(game_id, published.status)[len(COMMON) :]:
             drawn.regions[name] = draw(game_id, name, context)
@@ -75,17 +84,21 @@ def render_regions(code: str, game_id: str, published: Published, who: Viewer | 
     shared = drawings.shared(code, published)
     if "room" not in shared:
         # What of the room a region may be drawn from: not its version, nor who is looking.
-        seats = [
-            (seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away) for seat in room.seats
-        ]
-        shared["room"] = json.dumps([code, published.status, seats, room.options])
+        seen = shared["seen seats"] = seen_seats(published)
+        seats = [(seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away) for seat in seen]
+        shared["room"] = json.dumps([code, published.status, seats, published.options])
+    room = room_info(code, game_id, published, who.uid, shared["seen seats"])
+    drawn = Drawn({"room-version": version_input(room)}, {})
+    if "spectator room" not in shared:
+        shared["spectator room"] = as_spectator(room)
     view = rules.view(published.state, room.me, published.at)
     # The spectator's view, worked out only by a push that finds something shared not yet drawn (the
     # first of each change), and not kept: the memo keeps only text, which collections never walk.
     public = Lazy(lambda: view if room.me is None else rules.view(published.state, None, published.at))
     # `now` is the moment the view is drawn as of: a table may show how long a card stays in sight.
     context: dict[str, Any] = {**who.context, "room": room, "view": view, "now": published.at}
-    own = f"{shared['room']} {json.dumps([room.me, room.is_host, who.act_url])}"
+    # What of the room a viewer's own regions are drawn from, besides their view.
+    own = (shared["room"], room.me, room.is_host)
     table = tables.TABLES[game_id]
     for name in region_names(game_id, published.status)[len(COMMON) :]:
         if name == CLOCK:
@@ -101,11 +114,14 @@ def render_regions(code: str, game_id: str, published: Published, who: Viewer | 
         elif alike == tables.EVERYONE or (alike == tables.WAITING and view.get("turn") != room.me):
             if name not in shared:
                 source = f"{name} {shared['room']} {inputs(public.value, keys, published.at)}"
-                seen_by = {**NOBODY, "room": as_spectator(room), "view": public.value, "now": published.at}
+                spectator = shared["spectator room"]
+                seen_by = {**NOBODY, "room": spectator, "view": public.value, "now": published.at}
                 shared[name] = drawing(game_id, name, source, keys, seen_by, drawings)
             drawn.regions[name] = shared[name]
+        elif kept is not None:
+            drawn.regions[name] = own_drawing(game_id, name, keys, context, own, kept)
         else:
-            source = f"{name} {own} {inputs(view, keys, published.at)}"
+            source = f"{name} {json.dumps([*own, who.act_url])} {inputs(view, keys, published.at)}"
             drawn.regions[name] = drawing(game_id, name, source, keys, context, drawings)
     if published.status == "over":
         if "game-record" not in shared:
@@ -139,7 +155,7 @@ def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], w
     named = {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
     forms = bool(published.away) or room.is_host
     me = room.me if room.me in named or room.is_host else None
-    key = json.dumps([CLOCK, me, room.is_host, who.tab if forms else None])
+    key = (CLOCK, me, room.is_host, who.act_url if forms else None)  # the act URL carries the tab
     html = shared.get(key)
     if html is None:
         face = clock_face(room, published)
@@ -156,6 +172,27 @@ class Lazy:
     @cached_property
     def value(self) -> Any:
         return self.work()
+
+
+def own_drawing(
+    game_id: str,
+    name: str,
+    keys: tuple[str, ...],
+    context: dict[str, Any],
+    facts: tuple[Any, ...],
+    kept: Kept,
+) -> str:
+    """A region only this viewer sees, drawn again only when what it is drawn from changed: its view
+    keys and the room's `facts`, compared as they are (no text is made of them), to the ones the
+    viewer's last drawing of it was made from."""
+    view, now = context["view"], context["now"]
+    source = (*facts, *(now if key == "now" else view.get(key) for key in keys))
+    last = kept.get(name)
+    if last is not None and last[0] == source:
+        return last[1]
+    html = draw(game_id, name, {**context, "view": {key: view[key] for key in keys if key in view}})
+    kept[name] = (source, html)
+    return html
 
 
 def inputs(view: dict[str, Any], keys: tuple[str, ...], now: float) -> str:

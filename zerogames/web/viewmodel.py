@@ -59,22 +59,32 @@ class RoomInfo:
         return len(self.seats) >= self.max_players
 
 
-def room_info(code: str, game_id: str, published: Published, uid: str) -> RoomInfo:
-    rules = GAMES[game_id]
-    me = next((i for i, seat in enumerate(published.seats) if seat.uid == uid), None)
-    seats = tuple(
+def seen_seats(published: Published) -> tuple[SeatInfo, ...]:
+    """The seats as anyone sees them (nobody is "you"): the same for every viewer of one change."""
+    return tuple(
         SeatInfo(
             i,
             seat.name,
             seat.bot,
             seat.bot is not None or seat.uid in published.connected,
             seat.uid == published.host,
-            i == me,
+            False,
             published.ratings[i] if published.ratings else None,
             i in published.away,
         )
         for i, seat in enumerate(published.seats)
     )
+
+
+def room_info(
+    code: str, game_id: str, published: Published, uid: str, seen: tuple[SeatInfo, ...] | None = None
+) -> RoomInfo:
+    """The room for the viewer `uid`; `seen`: the change's seen_seats, when worked out already."""
+    rules = GAMES[game_id]
+    me = next((i for i, seat in enumerate(published.seats) if seat.uid == uid), None)
+    seats = seen_seats(published) if seen is None else seen
+    if me is not None:
+        seats = (*seats[:me], replace(seats[me], you=True), *seats[me + 1 :])
     return RoomInfo(
         code,
         game_id,
@@ -97,7 +107,7 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
     soonest first, as a moment (`until`, for the browser's countdown) and a time of day readable
     without script; the seats away; the seat a timeout has just moved for. Or that the game was
     abandoned."""
-    if published.status == "over" and GAMES[room.game_id].result(published.state) is None:
+    if published.outcome is not None and not published.outcome.finished:
         return {"abandoned": True, "waiting": [], "away": [], "timed_out": None}
     if published.status != "playing":
         return None
@@ -107,8 +117,11 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
     gone = [
         {"seat": seat, "name": names[seat]}
         for seat, who in enumerate(published.seats)
-        if who.uid is not None and who.bot is None and seat not in published.away
-        and who.uid not in published.connected and seat != room.me
+        if who.uid is not None
+        and who.bot is None
+        and seat not in published.away
+        and who.uid not in published.connected
+        and seat != room.me
     ]
     if not (published.deadlines or published.away or (gone and room.is_host)):
         return None
