@@ -7,6 +7,8 @@ import hashlib
 import re
 from pathlib import Path
 
+import brotli
+
 from .conftest import create_room
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,3 +35,18 @@ def test_every_static_file_of_a_page_is_named_by_its_content_and_kept_a_year(pla
     response = player("Bea").get(f"/static/{links[0][0]}?v={links[0][1]}")
     assert response.status_code == 200
     assert response.cache_control.max_age == 365 * 24 * 3600 and response.cache_control.immutable
+
+
+def test_scripts_and_styles_are_sent_without_their_comments_in_the_best_encoding_accepted(player):
+    ann = player("Ann")
+    source = (ROOT / "static" / "js" / "site.js").read_text()
+    plain = ann.get("/static/js/site.js", headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers
+    assert "// The live channel" in source and "// The live channel" not in plain.text
+    assert len(plain.data) < len(source) * 0.8 and "htmx:wsOpen" in plain.text
+    for encoding, unpack in (("br", brotli.decompress), ("gzip", gzip.decompress)):
+        packed = ann.get("/static/js/site.js", headers={"Accept-Encoding": f"{encoding}, identity"})
+        assert packed.headers["Content-Encoding"] == encoding and "Accept-Encoding" in packed.headers["Vary"]
+        assert unpack(packed.data) == plain.data
+    style = ann.get("/static/css/site.css", headers={"Accept-Encoding": "identity"}).text
+    assert "/*" not in style and "#notice:empty" in style
