@@ -66,15 +66,28 @@ class SetRanked:
 
 
 @dataclass(frozen=True)
+class Draw:
+    """What the caller draws for a fair deal (deciding draws nothing; zerogames.fairness): a
+    contribution for each seat that sends none, and the secret of the game after this one."""
+
+    contributions: tuple[str, ...]
+    next_secret: str
+
+
+@dataclass(frozen=True)
 class Start:
     uid: str
-    seed: int  # the deal: drawn by the caller (deciding draws nothing)
+    seed: int | None = None  # a chosen deal (tests, development mode): stacked, not fair
+    draw: Draw | None = None
+    contribution: str | None = None  # the starting player's own, from their browser
 
 
 @dataclass(frozen=True)
 class Rematch:
     uid: str
-    seed: int
+    seed: int | None = None
+    draw: Draw | None = None
+    contribution: str | None = None
 
 
 @dataclass(frozen=True)
@@ -233,9 +246,11 @@ class StartGame:
     options: dict[str, Any]
     dumped: dict[str, Any]
     now: float
+    fairness: dict[str, Any] | None = None
+    secret: str | None = None  # the one the seed was made from, kept with the game
 
     def __call__(self, store: Store, row: RoomRow) -> None:
-        store.games.start(row, self.players, self.options, self.dumped, self.now)
+        store.games.start(row, self.players, self.options, self.dumped, self.now, self.fairness, self.secret)
 
 
 @dataclass(frozen=True)

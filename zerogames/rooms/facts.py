@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerogames.clock import AWAY_AFTER
+from zerogames.fairness import Fairness
 from zerogames.games import GAMES, Game
 from zerogames.records import Seated
 from zerogames.store import RoomRow, SeatRow
@@ -52,6 +53,11 @@ class Facts:
     timeouts: Mapping[int, int] = field(default_factory=dict)
     timed_out: int | None = None
     deadlines: tuple[tuple[int, float], ...] = ()
+    # Fair deals (zerogames.fairness): the secret the next game's seed is made from, drawn before its
+    # deal so that every seat sees its commitment first (kept from every page, push and log), and how
+    # the current game's seed was made.
+    secret: str | None = None
+    fairness: Fairness | None = None
 
     @property
     def rules(self) -> Game:
@@ -93,6 +99,7 @@ class Facts:
             self.version,
             [SeatRow(i, s.uid, s.name, s.bot) for i, s in enumerate(self.seats)],
             self.ranked,
+            self.secret,
         )
 
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from zerogames import bots, clock
+from zerogames.fairness import STACKED, Fairness, contribution, fair_deal
 
 from . import ranked, turn_clock
 from .commands import (
@@ -136,10 +137,26 @@ def start(facts: Facts, command: Start, context: Context) -> Verdict:
         return Refusal("Only the host can start the game.")
     if facts.status == "playing":
         return Refusal("The game has already started.")
-    return dealt(facts, command.seed, context)
+    return dealt(facts, command, context)
 
 
-def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
+def the_deal(
+    facts: Facts, command: Start | Rematch, options: dict[str, Any]
+) -> tuple[int, Fairness, str | None]:
+    """The game's seed, how it was made, and the secret it was made from (zerogames.fairness): from the
+    room's committed secret and every seat's contribution (the one who deals sends their own), unless
+    the deal was chosen (a seed named, or stacked decks in the options), which the table then says."""
+    if command.seed is not None:
+        return command.seed, Fairness(STACKED), None
+    assert command.draw is not None and facts.secret is not None  # the registry draws; rooms have one
+    players = len(facts.seats)
+    mine = contribution(command.contribution)
+    offered = [mine if seat == facts.seat_of(command.uid) else None for seat in range(players)]
+    fairness, seed = fair_deal(facts.secret, offered, command.draw.contributions[:players])
+    return seed, (Fairness(STACKED) if options.get("decks") else fairness), facts.secret
+
+
+def dealt(facts: Facts, command: Start | Rematch, context: Context) -> Verdict:
     rules, players = facts.rules, len(facts.seats)
     if not rules.min_players <= players <= rules.max_players:
         return Refusal(
@@ -147,6 +164,7 @@ def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
             f"the table has {players}. Invite friends or add bots."
         )
     options = clock.game_options(dict(facts.options))
+    seed, fairness, secret = the_deal(facts, command, options)
     try:
         state = rules.new_game(players, seed, options)
     except ValueError as bad:
@@ -160,11 +178,15 @@ def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
         action_count=0,
         acted=dict.fromkeys(range(players), facts.version + 1),
         last_sent={},
+        fairness=fairness,
+        # The next game's secret, committed to from now on; a chosen deal leaves the room's as it was.
+        secret=facts.secret if command.draw is None or secret is None else command.draw.next_secret,
     )
     after = turn_clock.started(after, context.now)
     # Ratings as they are now: other rooms' games may have moved them since the seats were taken.
     after = ranked.with_ratings(after, context.store)
-    return Decision(after, (SaveRoom(), StartGame(players, options, rules.dump(state), context.now)))
+    start = StartGame(players, options, rules.dump(state), context.now, fairness.to_json(), secret)
+    return Decision(after, (SaveRoom(), start))
 
 
 def rematch(facts: Facts, command: Rematch, context: Context) -> Verdict:
@@ -174,4 +196,4 @@ def rematch(facts: Facts, command: Rematch, context: Context) -> Verdict:
     if facts.seat_of(command.uid) is None:
         return Refusal("Only a player at the table can start the next game.")
     options = facts.rules.rematch_options(facts.state, dict(facts.options))
-    return dealt(replace(facts, options=options), command.seed, context)
+    return dealt(replace(facts, options=options), command, context)

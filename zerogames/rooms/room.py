@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zerogames.fairness import Fairness, commitment
+
 from .channels import Subscriber
 from .commands import Refused
 from .facts import Facts, Seat
@@ -75,6 +77,10 @@ class Published:
     deadlines: tuple[tuple[int, float], ...] = ()
     away: frozenset[int] = frozenset()
     timed_out: int | None = None
+    # Fair deals: how the current game's seed was made, and the commitment to the next game's secret
+    # (never the secret itself).
+    fairness: Fairness | None = None
+    next_commitment: str | None = None
 
 
 class Room:
@@ -154,6 +160,8 @@ class Room:
             facts.deadlines,
             kept("away", facts.away()),
             facts.timed_out,
+            facts.fairness,
+            kept("next_commitment", facts.secret and commitment(facts.secret)),
         )
 
     def changed(self) -> None:

@@ -33,6 +33,7 @@ class RoomRow:
     version: int
     seats: list[SeatRow]
     ranked: bool = False
+    secret: str | None = None  # the next game's (zerogames.fairness)
 
 
 @dataclass
@@ -104,6 +105,10 @@ class Record:
     actions: list[Logged]
     # Seat by player id, for the players who sat at it.
     players_seats: dict[str, int]
+    # How the seed was made (zerogames.fairness, as JSON), and the secret it was made from: published
+    # once the game is over, never before.
+    fairness: dict[str, Any] | None = None
+    secret: str | None = None
 
 
 @dataclass
@@ -119,6 +124,7 @@ class GameLog:
     snapshot: dict[str, Any] | None
     snapshot_at: int
     actions: list[Logged]
+    fairness: dict[str, Any] | None = None  # how the seed was made (zerogames.fairness), as JSON
 
     def after_snapshot(self) -> list[Logged]:
         return self.actions[self.snapshot_at :]

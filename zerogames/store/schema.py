@@ -44,6 +44,7 @@ TABLES = (
             ("created", REAL),
             ("updated", REAL),
             ("ranked", INTEGER),  # 1 for a room its host marked ranked
+            ("secret", TEXT),  # the next game's secret (zerogames.fairness): never shown before its end
         ),
         ("code",),
         (Index(("status",)),),
@@ -67,6 +68,8 @@ TABLES = (
             ("finished", REAL),
             ("result", TEXT),
             ("outcome", TEXT),  # how the game ended (finished, abandoned), beside when and with what result
+            ("fairness", TEXT),  # how the seed was made (zerogames.fairness), as JSON
+            ("secret", TEXT),  # what the seed was made from: published once the game is over
         ),
         ("code", "game_no"),
     ),

@@ -19,6 +19,7 @@ from zerogames.records import Replay
 from zerogames.store import parse_game_id
 
 from . import identity, limits, render, tables
+from .fairness import replay_check
 from .history import chart_of, kept_replay, replay_of
 from .registry import web_registry
 from .viewmodel import RoomInfo, SeatInfo, room_body
@@ -149,6 +150,7 @@ def replay(game: str):
         label=label,
         chart=chart_of(replay, n),
         open_hands=view["hands"] if me is None else None,
+        fair=replay_check(replay),
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import url_for
 
+from zerogames.fairness import Fairness
 from zerogames.games import GAMES
 from zerogames.rooms import Published
 
@@ -45,6 +46,9 @@ class RoomInfo:
     max_players: int
     options: dict[str, Any]
     ranked: bool = False
+    # Fair deals (zerogames.fairness): how the current game was dealt; the next deal's commitment.
+    fairness: Fairness | None = None
+    next_commitment: str | None = None
 
     @property
     def names(self) -> list[str]:
@@ -89,6 +93,8 @@ def room_info(code: str, game_id: str, published: Published, uid: str) -> RoomIn
         rules.max_players,
         published.options,
         published.ranked,
+        published.fairness,
+        published.next_commitment,
     )
 
 
@@ -107,8 +113,11 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
     gone = [
         {"seat": seat, "name": names[seat]}
         for seat, who in enumerate(published.seats)
-        if who.uid is not None and who.bot is None and seat not in published.away
-        and who.uid not in published.connected and seat != room.me
+        if who.uid is not None
+        and who.bot is None
+        and seat not in published.away
+        and who.uid not in published.connected
+        and seat != room.me
     ]
     if not (published.deadlines or published.away or (gone and room.is_host)):
         return None
