@@ -19,6 +19,8 @@ def test_home_settings_how_to_play_and_a_lobby_have_no_serious_violation(page, s
     for table in TABLES.values():
         page.goto(f"{server.url}/rules/{table.game_id}")
         check_access(page, f"how to play {table.rules.title}")
+    page.goto(f"{server.url}/fairness")
+    check_access(page, "how deals are checked")
     page.goto(f"{server.url}/leaderboard/{next(iter(TABLES))}")
     check_access(page, "a leaderboard")
     for account_page in ("signup", "signin"):

@@ -61,14 +61,12 @@
   on("htmx:configRequest", function (event) {
     if (socket) event.detail.headers["X-Live"] = "1";
   });
-  // A fair deal: the browser's own randomness, drawn as Start or Play again is pressed (docs/fairness.md).
-  function contribute(form) {
-    all("input[data-contribution]", form).forEach(function (input) {
-      var bytes = crypto.getRandomValues(new Uint8Array(32));
-      input.value = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  // A fair deal: the browser's randomness, drawn as Start or Play again is pressed (docs/fairness.md).
+  doc.addEventListener("submit", function (event) {
+    all("[data-contribution]", event.target).forEach(function (input) {
+      input.value = Array.from(crypto.getRandomValues(new Uint8Array(32)), function (b) { return (256 + b).toString(16).slice(1); }).join("");
     });
-  }
-  doc.addEventListener("submit", function (event) { contribute(event.target); }, true);
+  }, true);
 
   // A move made while the channel is down waits (the last one tapped) and is sent once it is live, with
   // the version it was chosen on: the server refuses it, saying why, if the table moved meanwhile.
