@@ -11,8 +11,9 @@ import sys
 from html import unescape
 from pathlib import Path
 
+from app import create_app
 from tests.web.conftest import create_room, on_both_stores, page, uid_of, wait_until, words
-from zerogames import fairness
+from zerogames import fairness, runtime
 from zerogames.web import render, viewmodel
 
 pytestmark = on_both_stores
@@ -106,6 +107,39 @@ def test_a_fair_deal_from_commitment_to_the_checked_replay(app, player, registry
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
     changed = check_file(tmp_path, data)
     assert changed.returncode == 1 and "Deals [1] are not the ones the seed makes" in changed.stdout
+
+
+def test_every_player_adds_their_randomness_as_they_take_their_seat_and_for_one_deal_only(player, registry):
+    ann, bea = player("Ann"), player("Bea")
+    code = with_bots(ann)
+    hers = "be" * 20
+    bea.post(f"/r/{code}/join", data={"name": "Bea", "contribution": hers}, headers={"HX-Request": "true"})
+    room = registry.get(code)
+    ann.post(f"/r/{code}/start", data={"contribution": MINE}, headers={"HX-Request": "true"})
+    contributions = room.facts.fairness.contributions
+    assert contributions[0] == ("player", MINE) and contributions[3] == ("player", hers)
+    assert [by for by, _ in contributions[1:3]] == ["server", "server"]
+    # Known once this game is over, hers would let the next secret be drawn to suit her: it is dropped.
+    assert all(seat.contribution is None for seat in room.seats)
+    registry.abandon(room)
+    bea.post(f"/r/{code}/again", headers={"HX-Request": "true"})
+    assert [by for by, _ in room.facts.fairness.contributions] == ["server"] * 4
+
+
+def test_the_committed_secret_and_a_seats_randomness_outlive_a_restart(player, registry, settings):
+    ann, bea = player("Ann"), player("Bea")
+    code = with_bots(ann)
+    bea.post(f"/r/{code}/join", data={"name": "Bea", "contribution": MINE}, headers={"HX-Request": "true"})
+    promised = fairness.commitment(registry.get(code).facts.secret)
+    restarted = runtime.start(create_app(settings)).extensions["zerogames"]
+    room = restarted.get(code)
+    assert fairness.commitment(room.facts.secret) == promised and room.seats[3].contribution == MINE
+    restarted.start(room, room.host)
+    assert room.facts.fairness.commitment == promised
+    assert room.facts.fairness.contributions[3] == ("player", MINE)
+    # The game's record came back too: how it was dealt is on the table after another restart.
+    again = runtime.start(create_app(settings)).extensions["zerogames"].get(code)
+    assert again.facts.fairness == room.facts.fairness
 
 
 def test_the_next_game_commits_to_a_new_secret_and_takes_the_rematchers_randomness(player, registry):

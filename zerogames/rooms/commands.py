@@ -14,7 +14,7 @@ was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from zerogames.store import GameEnd, RoomRow, Store
@@ -28,6 +28,7 @@ from .facts import Facts
 class Join:
     uid: str
     name: str | None
+    contribution: str | None = None  # the player's randomness for the deal (zerogames.fairness)
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class Draw:
     contribution for each seat that sends none, and the secret of the game after this one."""
 
     contributions: tuple[str, ...]
-    next_secret: str
+    next_secret: str = field(repr=False)  # nor in a traceback's words
 
 
 @dataclass(frozen=True)

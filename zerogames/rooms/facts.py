@@ -23,6 +23,8 @@ class Seat:
     uid: str | None
     name: str
     bot: str | None = None  # the bot's level, for a bot's seat (or one playing an away player's)
+    # The player's randomness for the next deal (zerogames.fairness), sent as they took the seat.
+    contribution: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class Facts:
     # Fair deals (zerogames.fairness): the secret the next game's seed is made from, drawn before its
     # deal so that every seat sees its commitment first (kept from every page, push and log), and how
     # the current game's seed was made.
-    secret: str | None = None
+    secret: str | None = field(default=None, repr=False)  # nor in a traceback's words
     fairness: Fairness | None = None
 
     @property
@@ -97,7 +99,7 @@ class Facts:
             self.game_no,
             self.seed,
             self.version,
-            [SeatRow(i, s.uid, s.name, s.bot) for i, s in enumerate(self.seats)],
+            [SeatRow(i, s.uid, s.name, s.bot, s.contribution) for i, s in enumerate(self.seats)],
             self.ranked,
             self.secret,
         )

@@ -65,7 +65,8 @@ def join(facts: Facts, command: Join, context: Context) -> Verdict:
         return Refusal(f"This table is full: {rules.title} is for at most {rules.max_players}.")
     if why := ranked.why_not_seated(facts, command.uid, context.store):
         return Refusal(why)
-    return seats_changed(facts, context, len(facts.seats), seats=(*facts.seats, Seat(command.uid, name)))
+    seat = Seat(command.uid, name, contribution=contribution(command.contribution))
+    return seats_changed(facts, context, len(facts.seats), seats=(*facts.seats, seat))
 
 
 def leave(facts: Facts, command: Leave, context: Context) -> Verdict:
@@ -149,10 +150,13 @@ def the_deal(
     if command.seed is not None:
         return command.seed, Fairness(STACKED), None
     assert command.draw is not None and facts.secret is not None  # the registry draws; rooms have one
-    players = len(facts.seats)
-    mine = contribution(command.contribution)
-    offered = [mine if seat == facts.seat_of(command.uid) else None for seat in range(players)]
-    fairness, seed = fair_deal(facts.secret, offered, command.draw.contributions[:players])
+    mine, dealer = contribution(command.contribution), facts.seat_of(command.uid)
+    # Each player's own as they took their seat, the dealer's as they pressed; the server's for the rest.
+    offered = [
+        mine if seat == dealer and mine is not None else who.contribution
+        for seat, who in enumerate(facts.seats)
+    ]
+    fairness, seed = fair_deal(facts.secret, offered, command.draw.contributions[: len(offered)])
     return seed, (Fairness(STACKED) if options.get("decks") else fairness), facts.secret
 
 
@@ -178,6 +182,8 @@ def dealt(facts: Facts, command: Start | Rematch, context: Context) -> Verdict:
         action_count=0,
         acted=dict.fromkeys(range(players), facts.version + 1),
         last_sent={},
+        # A contribution makes one deal: the next game's secret is drawn once this one's are known.
+        seats=tuple(replace(seat, contribution=None) for seat in facts.seats),
         fairness=fairness,
         # The next game's secret, committed to from now on; a chosen deal leaves the room's as it was.
         secret=facts.secret if command.draw is None or secret is None else command.draw.next_secret,

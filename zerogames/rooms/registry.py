@@ -183,8 +183,8 @@ class RoomRegistry:
 
     # The commands, as the site asks for them
 
-    def join(self, room: Room, uid: str, name: str | None) -> int:
-        return self.run(room, c.Join(uid, name))
+    def join(self, room: Room, uid: str, name: str | None, contribution: str | None = None) -> int:
+        return self.run(room, c.Join(uid, name, contribution))
 
     def leave(self, room: Room, uid: str) -> None:
         self.run(room, c.Leave(uid))
@@ -356,7 +356,7 @@ class RoomRegistry:
             row.game,
             row.options,
             row.host,
-            seats=tuple(Seat(s.uid, s.name, s.bot) for s in row.seats),
+            seats=tuple(Seat(s.uid, s.name, s.bot, s.contribution) for s in row.seats),
             status=row.status,
             game_no=row.game_no,
             seed=row.seed,

@@ -96,8 +96,8 @@ class Rooms:
         self.db.execute("delete from seats where code = ?", [room.code])
         for s in room.seats:
             self.db.execute(
-                "insert into seats (code, seat, uid, name, bot) values (?,?,?,?,?)",
-                [room.code, s.seat, s.uid, s.name, s.bot],
+                "insert into seats (code, seat, uid, name, bot, contribution) values (?,?,?,?,?,?)",
+                [room.code, s.seat, s.uid, s.name, s.bot, s.contribution],
             )
 
     def load(self, code: str) -> RoomRow | None:
@@ -112,7 +112,8 @@ class Rooms:
             seats = [
                 SeatRow(*seat)
                 for seat in self.db.execute(
-                    "select seat, uid, name, bot from seats where code = ? order by seat", [code]
+                    "select seat, uid, name, bot, contribution from seats where code = ? order by seat",
+                    [code],
                 )
             ]
         code, game, options, host, status, game_no, seed, version, ranked, secret = row

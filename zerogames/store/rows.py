@@ -19,6 +19,7 @@ class SeatRow:
     uid: str | None
     name: str
     bot: str | None
+    contribution: str | None = None  # for the next deal (zerogames.fairness)
 
 
 @dataclass
@@ -33,7 +34,7 @@ class RoomRow:
     version: int
     seats: list[SeatRow]
     ranked: bool = False
-    secret: str | None = None  # the next game's (zerogames.fairness)
+    secret: str | None = field(default=None, repr=False)  # the next game's (zerogames.fairness)
 
 
 @dataclass
@@ -108,7 +109,7 @@ class Record:
     # How the seed was made (zerogames.fairness, as JSON), and the secret it was made from: published
     # once the game is over, never before.
     fairness: dict[str, Any] | None = None
-    secret: str | None = None
+    secret: str | None = field(default=None, repr=False)
 
 
 @dataclass

@@ -51,7 +51,14 @@ TABLES = (
     ),
     Table(
         "seats",
-        (("code", TEXT), ("seat", INTEGER), ("uid", TEXT), ("name", TEXT), ("bot", TEXT)),
+        (
+            ("code", TEXT),
+            ("seat", INTEGER),
+            ("uid", TEXT),
+            ("name", TEXT),
+            ("bot", TEXT),
+            ("contribution", TEXT),  # the player's randomness for the next deal (zerogames.fairness)
+        ),
         ("code", "seat"),
     ),
     Table(

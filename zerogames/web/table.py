@@ -124,7 +124,7 @@ def join(code: str):
 
     def take_seat() -> None:
         name = clean_name(request.form.get("name") or identity.current_name())
-        web_registry().join(room, uid, name)
+        web_registry().join(room, uid, name, request.form.get("contribution"))
         identity.remember_name(name)
 
     def rejoin_link() -> str:
