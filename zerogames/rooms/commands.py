@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from zerogames.fairness import Fairness
 from zerogames.store import GameEnd, RoomRow, Store
 
 from .facts import Facts
@@ -76,11 +77,20 @@ class Draw:
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """A deal made elsewhere, with the secret it was made from (the daily deal: zerogames.daily)."""
+
+    fairness: Fairness
+    secret: str = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Start:
     uid: str
     seed: int | None = None  # a chosen deal (tests, development mode): stacked, not fair
     draw: Draw | None = None
     contribution: str | None = None  # the starting player's own, from their browser
+    dealt: Dealt | None = None  # how the chosen seed was made, if it was fairly
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,10 @@ def the_deal(
     room's committed secret and every seat's contribution (the one who deals sends their own), unless
     the deal was chosen (a seed named, or stacked decks in the options), which the table then says."""
     if command.seed is not None:
-        return command.seed, Fairness(STACKED), None
+        dealt = command.dealt if isinstance(command, Start) else None
+        if dealt is None:
+            return command.seed, Fairness(STACKED), None
+        return command.seed, dealt.fairness, dealt.secret
     assert command.draw is not None and facts.secret is not None  # the registry draws; rooms have one
     mine, dealer = contribution(command.contribution), facts.seat_of(command.uid)
     # Each player's own as they took their seat, the dealer's as they pressed; the server's for the rest.

@@ -209,6 +209,10 @@ class RoomRegistry:
         sent one; `seed` (development mode only) deals a chosen deck instead."""
         self.run(room, c.Start(uid, seed, None if seed is not None else a_draw(), contribution))
 
+    def start_daily(self, room: Room, uid: str, seed: int, dealt: c.Dealt) -> None:
+        """Deal the day's deal (zerogames.daily), made from the day's secret."""
+        self.run(room, c.Start(uid, seed, dealt=dealt))
+
     def rematch(self, room: Room, uid: str, contribution: str | None = None) -> None:
         self.run(room, c.Rematch(uid, None, a_draw(), contribution))
 

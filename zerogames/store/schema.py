@@ -173,6 +173,15 @@ TABLES = (
         ("code", "game_no", "seat"),
         (Index(("player", "ended")),),
     ),
+    # The daily deals (zerogames.daily): each game's secret for each UTC day, and each player's one play
+    # of a day's deal (the room it was played in; its first game).
+    Table("dailies", (("game", TEXT), ("day", TEXT), ("secret", TEXT)), ("game", "day")),
+    Table(
+        "daily_plays",
+        (("game", TEXT), ("day", TEXT), ("player", TEXT), ("code", TEXT)),
+        ("game", "day", "player"),
+        (Index(("code",)),),
+    ),
     # Sign-ins: each signed-in browser's session, by the digest of the token its cookie holds (the
     # token itself is kept nowhere but in that cookie).
     Table("sessions", (("id", TEXT), ("player", TEXT), ("created", REAL)), ("id",), (Index(("player",)),)),

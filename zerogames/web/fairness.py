@@ -18,6 +18,7 @@ from zerogames.records import Replay
 from zerogames.store import Record, game_id, parse_game_id
 
 from . import limits
+from .daily import why_hidden
 from .registry import web_registry
 
 bp = Blueprint("fairness", __name__)
@@ -69,6 +70,8 @@ def download(game: str):
         abort(404, description=f"No game is called {game!r}.")
     if record.outcome is None:
         abort(403, description="This game is still being played: its deal is published once it is over.")
+    if why := why_hidden(record.code, record.game_no):
+        abort(403, description=why)
     data = off_the_loop(published_data, record)
     return Response(
         json.dumps(data, indent=1),
