@@ -8,7 +8,7 @@ day is over. Pure: no clock (the moment is passed in) and no I/O.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from zerogames.fairness import SCHEME, Fairness, commitment, derived_seed
 from zerogames.games import GAMES
@@ -22,8 +22,17 @@ def day_of(now: float) -> str:
     return datetime.fromtimestamp(now, UTC).date().isoformat()
 
 
+def start_of(day: str) -> float:
+    """The day's first moment (ValueError if `day` is no YYYY-MM-DD date)."""
+    return datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=UTC).timestamp()
+
+
 def next_day(day: str) -> str:
-    return (datetime.fromisoformat(day).date() + timedelta(days=1)).isoformat()
+    return day_of(start_of(day) + 86400)
+
+
+def previous_day(day: str) -> str:
+    return day_of(start_of(day) - 86400)
 
 
 def is_over(day: str, now: float) -> bool:
@@ -41,10 +50,10 @@ def streak(days: list[str], today: str) -> int:
     """Days in a row a player has played a game's daily deal, up to today (or yesterday, while today's
     is still to play)."""
     played, count = set(days), 0
-    day = today if today in played else (datetime.fromisoformat(today).date() - timedelta(days=1)).isoformat()
+    day = today if today in played else previous_day(today)
     while day in played:
         count += 1
-        day = (datetime.fromisoformat(day).date() - timedelta(days=1)).isoformat()
+        day = previous_day(day)
     return count
 
 

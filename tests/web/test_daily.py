@@ -58,6 +58,10 @@ def test_two_players_play_the_same_deal_and_see_each_others_only_after_playing(p
     assert cal.get(f"/replay/{first.code}-1").status_code == 403
     monkeypatch.setattr(registry, "clock", lambda: first.published.at + 86400)
     assert cal.get(f"/replay/{first.code}-1").status_code == 200
+    # And its secret is published: every game of that day's deal checks as fair.
+    past = words(cal.get(f"/daily/{GAME}?day={day}").text)
+    assert "Ann" in past and "Bea" in past and registry.store.dailies.secret(GAME, day, "-") in past
+    assert fairness.check(cal.get(f"/replay/{second.code}-1/fair.json").get_json()).fair
 
 
 def test_a_streak_counts_the_days_in_a_row():

@@ -107,13 +107,23 @@ def my_day(game: str, day: str, uid: str) -> dict[str, Any] | None:
     return {"share": daily.share_text(game, day, seat, replay.scores_by_round(), link), "code": code}
 
 
+def asked_day() -> str:
+    """The day asked for (`?day=YYYY-MM-DD`, today or before), else today."""
+    day, asked = today(), request.args.get("day", "")
+    try:
+        return asked if asked <= day and daily.day_of(daily.start_of(asked)) == asked else day
+    except ValueError:
+        return day
+
+
 @bp.get("/daily/<game>")
 def game_page(game: str):
     if game not in GAMES:
         abort(404)
-    uid, day = identity.current_uid(), today()
+    uid, day = identity.current_uid(), asked_day()
     store = web_registry().store
-    open_to_me = played_it(game, day, uid)
+    over = daily.is_over(day, web_registry().clock())
+    open_to_me = over or played_it(game, day, uid)
     rows = store.dailies.results(game, day) if open_to_me else []
     return render_template(
         "daily/game.html",
@@ -122,6 +132,10 @@ def game_page(game: str):
         day=day,
         seats=daily.SEATS[game],
         commitment=commitment(secret_of(game, day)),
+        # Published once the day is over: with it, anyone can check every game of the day's deal.
+        secret=secret_of(game, day) if over else None,
+        over=over,
+        yesterday=daily.previous_day(day),
         played=store.dailies.room_of(game, day, uid) is not None,
         open_to_me=open_to_me,
         results=[
@@ -130,6 +144,6 @@ def game_page(game: str):
             for player, name, code, outcome, score, place in rows
         ],
         mine=my_day(game, day, uid) if open_to_me else None,
-        streak=daily.streak(store.dailies.days(game, uid), day),
+        streak=daily.streak(store.dailies.days(game, uid), today()),
         my_name=identity.current_name(),
     )
