@@ -19,6 +19,12 @@ def test_home_settings_how_to_play_and_a_lobby_have_no_serious_violation(page, s
     for table in TABLES.values():
         page.goto(f"{server.url}/rules/{table.game_id}")
         check_access(page, f"how to play {table.rules.title}")
+    page.goto(f"{server.url}/fairness")
+    check_access(page, "how deals are checked")
+    page.goto(f"{server.url}/daily")
+    check_access(page, "the daily deals")
+    page.goto(f"{server.url}/daily/zero_game")
+    check_access(page, "a daily deal's page")
     page.goto(f"{server.url}/leaderboard/{next(iter(TABLES))}")
     check_access(page, "a leaderboard")
     for account_page in ("signup", "signin"):

@@ -70,6 +70,12 @@
   on("htmx:configRequest", function (event) {
     if (socket) event.detail.headers["X-Live"] = "1";
   });
+  // A fair deal: the browser's randomness, drawn as Start or Play again is pressed (docs/fairness.md).
+  doc.addEventListener("submit", function (event) {
+    all("[data-contribution]", event.target).forEach(function (input) {
+      input.value = Array.from(crypto.getRandomValues(new Uint8Array(32)), function (b) { return (256 + b).toString(16).slice(1); }).join("");
+    });
+  }, true);
 
   // A move made while the channel is down waits (the last one tapped) and is sent once it is live, with
   // the version it was chosen on: the server refuses it, saying why, if the table moved meanwhile.

@@ -14,9 +14,10 @@ was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from zerogames.fairness import Fairness
 from zerogames.store import GameEnd, RoomRow, Store
 
 from .facts import Facts
@@ -28,6 +29,7 @@ from .facts import Facts
 class Join:
     uid: str
     name: str | None
+    contribution: str | None = None  # the player's randomness for the deal (zerogames.fairness)
 
 
 @dataclass(frozen=True)
@@ -66,15 +68,37 @@ class SetRanked:
 
 
 @dataclass(frozen=True)
+class Draw:
+    """What the caller draws for a fair deal (deciding draws nothing; zerogames.fairness): a
+    contribution for each seat that sends none, and the secret of the game after this one."""
+
+    contributions: tuple[str, ...]
+    next_secret: str = field(repr=False)  # nor in a traceback's words
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A deal made elsewhere, with the secret it was made from (the daily deal: zerogames.daily)."""
+
+    fairness: Fairness
+    secret: str = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Start:
     uid: str
-    seed: int  # the deal: drawn by the caller (deciding draws nothing)
+    seed: int | None = None  # a chosen deal (tests, development mode): stacked, not fair
+    draw: Draw | None = None
+    contribution: str | None = None  # the starting player's own, from their browser
+    dealt: Dealt | None = None  # how the chosen seed was made, if it was fairly
 
 
 @dataclass(frozen=True)
 class Rematch:
     uid: str
-    seed: int
+    seed: int | None = None
+    draw: Draw | None = None
+    contribution: str | None = None
 
 
 @dataclass(frozen=True)
@@ -233,9 +257,11 @@ class StartGame:
     options: dict[str, Any]
     dumped: dict[str, Any]
     now: float
+    fairness: dict[str, Any] | None = None
+    secret: str | None = None  # the one the seed was made from, kept with the game
 
     def __call__(self, store: Store, row: RoomRow) -> None:
-        store.games.start(row, self.players, self.options, self.dumped, self.now)
+        store.games.start(row, self.players, self.options, self.dumped, self.now, self.fairness, self.secret)
 
 
 @dataclass(frozen=True)

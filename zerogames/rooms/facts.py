@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerogames.clock import AWAY_AFTER
+from zerogames.fairness import Fairness
 from zerogames.games import GAMES, Game
 from zerogames.games.base import Outcome
 from zerogames.records import Seated
@@ -23,6 +24,8 @@ class Seat:
     uid: str | None
     name: str
     bot: str | None = None  # the bot's level, for a bot's seat (or one playing an away player's)
+    # The player's randomness for the next deal (zerogames.fairness), sent as they took the seat.
+    contribution: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,11 @@ class Facts:
     deadlines: tuple[tuple[int, float], ...] = ()
     # How the game ended (rooms.play.finished), once it has: what its pages read of its end.
     outcome: Outcome | None = None
+    # Fair deals (zerogames.fairness): the secret the next game's seed is made from, drawn before its
+    # deal so that every seat sees its commitment first (kept from every page, push and log), and how
+    # the current game's seed was made.
+    secret: str | None = field(default=None, repr=False)  # nor in a traceback's words
+    fairness: Fairness | None = None
 
     @property
     def rules(self) -> Game:
@@ -94,8 +102,9 @@ class Facts:
             self.game_no,
             self.seed,
             self.version,
-            [SeatRow(i, s.uid, s.name, s.bot) for i, s in enumerate(self.seats)],
+            [SeatRow(i, s.uid, s.name, s.bot, s.contribution) for i, s in enumerate(self.seats)],
             self.ranked,
+            self.secret,
         )
 
 

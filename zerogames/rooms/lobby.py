@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from zerogames import bots, clock
+from zerogames.fairness import STACKED, Fairness, contribution, fair_deal
 
 from . import ranked, turn_clock
 from .commands import (
@@ -64,7 +65,8 @@ def join(facts: Facts, command: Join, context: Context) -> Verdict:
         return Refusal(f"This table is full: {rules.title} is for at most {rules.max_players}.")
     if why := ranked.why_not_seated(facts, command.uid, context.store):
         return Refusal(why)
-    return seats_changed(facts, context, len(facts.seats), seats=(*facts.seats, Seat(command.uid, name)))
+    seat = Seat(command.uid, name, contribution=contribution(command.contribution))
+    return seats_changed(facts, context, len(facts.seats), seats=(*facts.seats, seat))
 
 
 def leave(facts: Facts, command: Leave, context: Context) -> Verdict:
@@ -136,10 +138,32 @@ def start(facts: Facts, command: Start, context: Context) -> Verdict:
         return Refusal("Only the host can start the game.")
     if facts.status == "playing":
         return Refusal("The game has already started.")
-    return dealt(facts, command.seed, context)
+    return dealt(facts, command, context)
 
 
-def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
+def the_deal(
+    facts: Facts, command: Start | Rematch, options: dict[str, Any]
+) -> tuple[int, Fairness, str | None]:
+    """The game's seed, how it was made, and the secret it was made from (zerogames.fairness): from the
+    room's committed secret and every seat's contribution (the one who deals sends their own), unless
+    the deal was chosen (a seed named, or stacked decks in the options), which the table then says."""
+    if command.seed is not None:
+        dealt = command.dealt if isinstance(command, Start) else None
+        if dealt is None:
+            return command.seed, Fairness(STACKED), None
+        return command.seed, dealt.fairness, dealt.secret
+    assert command.draw is not None and facts.secret is not None  # the registry draws; rooms have one
+    mine, dealer = contribution(command.contribution), facts.seat_of(command.uid)
+    # Each player's own as they took their seat, the dealer's as they pressed; the server's for the rest.
+    offered = [
+        mine if seat == dealer and mine is not None else who.contribution
+        for seat, who in enumerate(facts.seats)
+    ]
+    fairness, seed = fair_deal(facts.secret, offered, command.draw.contributions[: len(offered)])
+    return seed, (Fairness(STACKED) if options.get("decks") else fairness), facts.secret
+
+
+def dealt(facts: Facts, command: Start | Rematch, context: Context) -> Verdict:
     rules, players = facts.rules, len(facts.seats)
     if not rules.min_players <= players <= rules.max_players:
         return Refusal(
@@ -147,6 +171,7 @@ def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
             f"the table has {players}. Invite friends or add bots."
         )
     options = clock.game_options(dict(facts.options))
+    seed, fairness, secret = the_deal(facts, command, options)
     try:
         state = rules.new_game(players, seed, options)
     except ValueError as bad:
@@ -161,11 +186,17 @@ def dealt(facts: Facts, seed: int, context: Context) -> Verdict:
         action_count=0,
         acted=dict.fromkeys(range(players), facts.version + 1),
         last_sent={},
+        # A contribution makes one deal: the next game's secret is drawn once this one's are known.
+        seats=tuple(replace(seat, contribution=None) for seat in facts.seats),
+        fairness=fairness,
+        # The next game's secret, committed to from now on; a chosen deal leaves the room's as it was.
+        secret=facts.secret if command.draw is None or secret is None else command.draw.next_secret,
     )
     after = turn_clock.started(after, context.now)
     # Ratings as they are now: other rooms' games may have moved them since the seats were taken.
     after = ranked.with_ratings(after, context.store)
-    return Decision(after, (SaveRoom(), StartGame(players, options, rules.dump(state), context.now)))
+    start = StartGame(players, options, rules.dump(state), context.now, fairness.to_json(), secret)
+    return Decision(after, (SaveRoom(), start))
 
 
 def rematch(facts: Facts, command: Rematch, context: Context) -> Verdict:
@@ -175,4 +206,4 @@ def rematch(facts: Facts, command: Rematch, context: Context) -> Verdict:
     if facts.seat_of(command.uid) is None:
         return Refusal("Only a player at the table can start the next game.")
     options = facts.rules.rematch_options(facts.state, dict(facts.options))
-    return dealt(replace(facts, options=options), command.seed, context)
+    return dealt(replace(facts, options=options), command, context)

@@ -19,6 +19,7 @@ from typing import Any
 
 from zerogames import clock as turn_clocks
 from zerogames import metrics
+from zerogames.fairness import SECRET_HEX, Fairness
 from zerogames.games import GAMES, Game
 from zerogames.offload import off_the_loop
 from zerogames.store import GameLog, Store, Unavailable
@@ -196,8 +197,8 @@ class RoomRegistry:
 
     # The commands, as the site asks for them
 
-    def join(self, room: Room, uid: str, name: str | None) -> int:
-        return self.run(room, c.Join(uid, name))
+    def join(self, room: Room, uid: str, name: str | None, contribution: str | None = None) -> int:
+        return self.run(room, c.Join(uid, name, contribution))
 
     def leave(self, room: Room, uid: str) -> None:
         self.run(room, c.Leave(uid))
@@ -217,12 +218,17 @@ class RoomRegistry:
     def set_ranked(self, room: Room, uid: str, ranked: bool) -> None:
         self.run(room, c.SetRanked(uid, ranked))
 
-    def start(self, room: Room, uid: str, seed: int | None = None) -> None:
-        """Deal the game; `seed` (development mode only) deals a chosen deck instead of a random one."""
-        self.run(room, c.Start(uid, a_deal() if seed is None else seed))
+    def start(self, room: Room, uid: str, seed: int | None = None, contribution: str | None = None) -> None:
+        """Deal the game, fairly (zerogames.fairness) with the starting player's `contribution` if they
+        sent one; `seed` (development mode only) deals a chosen deck instead."""
+        self.run(room, c.Start(uid, seed, None if seed is not None else a_draw(), contribution))
 
-    def rematch(self, room: Room, uid: str) -> None:
-        self.run(room, c.Rematch(uid, a_deal()))
+    def start_daily(self, room: Room, uid: str, seed: int, dealt: c.Dealt) -> None:
+        """Deal the day's deal (zerogames.daily), made from the day's secret."""
+        self.run(room, c.Start(uid, seed, dealt=dealt))
+
+    def rematch(self, room: Room, uid: str, contribution: str | None = None) -> None:
+        self.run(room, c.Rematch(uid, None, a_draw(), contribution))
 
     def act(self, room: Room, uid: str, version: Any, action: Any, seat: Any = None) -> None:
         """A seated player's action, chosen on table `version`; refused (and nothing changed) if off."""
@@ -284,7 +290,7 @@ class RoomRegistry:
     def create(self, game_id: str, options: dict[str, Any], uid: str, name: str | None) -> Room:
         if game_id not in GAMES:
             raise c.Refused("Pick one of the games on the list.")
-        facts = Facts(game_id, options, uid, seats=(Seat(uid, clean_name(name)),))
+        facts = Facts(game_id, options, uid, seats=(Seat(uid, clean_name(name)),), secret=a_secret())
         with self.lock:
             try:
                 room = Room(self.new_code(), facts, self.clock)
@@ -368,13 +374,15 @@ class RoomRegistry:
             row.game,
             row.options,
             row.host,
-            seats=tuple(Seat(s.uid, s.name, s.bot) for s in row.seats),
+            seats=tuple(Seat(s.uid, s.name, s.bot, s.contribution) for s in row.seats),
             status=row.status,
             game_no=row.game_no,
             seed=row.seed,
             version=row.version,
             acted=dict.fromkeys(range(len(row.seats)), row.version),
             ranked=row.ranked,
+            # A room kept from before fair deals gets its secret now (saved with its next change).
+            secret=row.secret or a_secret(),
         )
         game_log = None
         if row.status != "lobby":
@@ -384,7 +392,8 @@ class RoomRegistry:
             # Playing a long game's log again is CPU work: off the event loop that serves every table.
             state = off_the_loop(replayed_state, facts.rules, game_log)
             moves = [(seat, now, by) for seat, _, now, by in game_log.actions]
-            facts = replace(facts, state=state, action_count=len(game_log.actions))
+            fairness = Fairness.from_json(game_log.fairness)
+            facts = replace(facts, state=state, action_count=len(game_log.actions), fairness=fairness)
             facts = turn_clock.replayed(facts, game_log.started, moves)
             if row.status == "over":
                 # A game ended with a result finished; one that was stopped has none (Outcome.how).
@@ -414,8 +423,17 @@ def replayed_state(rules: Game, game_log: GameLog) -> dict[str, Any]:
     return state
 
 
-def a_deal() -> int:
-    return secrets.randbelow(2**31)
+MOST_SEATS = max(rules.max_players for rules in GAMES.values())
+
+
+def a_secret() -> str:
+    return secrets.token_hex(SECRET_HEX // 2)
+
+
+def a_draw() -> c.Draw:
+    """The server's randomness for a fair deal: a contribution for each seat that may send none, and
+    the next game's secret."""
+    return c.Draw(tuple(secrets.token_hex(16) for _ in range(MOST_SEATS)), a_secret())
 
 
 def played_by_a_player(verdict: c.Decision) -> bool:

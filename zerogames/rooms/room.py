@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zerogames.fairness import Fairness, commitment
 from zerogames.games.base import Outcome
 
 from .channels import Subscriber
@@ -78,6 +79,10 @@ class Published:
     away: frozenset[int] = frozenset()
     timed_out: int | None = None
     outcome: Outcome | None = None  # how the game ended, once it has
+    # Fair deals: how the current game's seed was made, and the commitment to the next game's secret
+    # (never the secret itself).
+    fairness: Fairness | None = None
+    next_commitment: str | None = None
 
 
 class Room:
@@ -161,6 +166,8 @@ class Room:
             kept("away", facts.away()),
             facts.timed_out,
             facts.outcome,
+            facts.fairness,
+            kept("next_commitment", facts.secret and commitment(facts.secret)),
         )
 
     def changed(self) -> None:

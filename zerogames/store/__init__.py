@@ -9,6 +9,7 @@ import os
 from contextlib import AbstractContextManager
 
 from .connection import JOURNAL_SIZE_LIMIT, Connection, SQLiteConnection, Unavailable
+from .dailies import Dailies
 from .games import SNAPSHOT_EVERY, Games
 from .history import History
 from .peers import Peers
@@ -61,6 +62,7 @@ class Store:
         self.ratings = Ratings(db)
         self.history = History(db, self.ratings)
         self.games = Games(db, self.players, self.history)
+        self.dailies = Dailies(db)
 
     def open(self) -> Store:
         self.db.open()

@@ -29,17 +29,23 @@ class Games:
         options: dict[str, Any],
         state: dict[str, Any],
         started: float | None = None,
+        fairness: dict[str, Any] | None = None,
+        secret: str | None = None,
     ) -> None:
         """The room row, its seats and the new game's record, with its opening snapshot, at once.
 
-        `started` is the moment by the rooms' clock (the first turn's clock counts from it).
+        `started` is the moment by the rooms' clock (the first turn's clock counts from it);
+        `fairness` how the seed was made and `secret` what from (zerogames.fairness).
         """
         with self.db.transaction():
             self.db.execute(
-                "insert into games (code, game_no, game, players, seed, options, seats, started)"
-                " values (?,?,?,?,?,?,?,?) on conflict (code, game_no) do update set game = excluded.game,"
-                " players = excluded.players, seed = excluded.seed, options = excluded.options,"
-                " seats = excluded.seats, started = excluded.started",
+                "insert into games"
+                " (code, game_no, game, players, seed, options, seats, started, fairness, secret)"
+                " values (?,?,?,?,?,?,?,?,?,?) on conflict (code, game_no)"
+                " do update set game = excluded.game, players = excluded.players, seed = excluded.seed,"
+                " options = excluded.options,"
+                " seats = excluded.seats, started = excluded.started, fairness = excluded.fairness,"
+                " secret = excluded.secret",
                 [
                     room.code,
                     room.game_no,
@@ -49,6 +55,8 @@ class Games:
                     json.dumps(options),
                     json.dumps([s.__dict__ for s in room.seats]),
                     time.time() if started is None else started,
+                    None if fairness is None else json.dumps(fairness),
+                    secret,
                 ],
             )
             self.db.execute(
@@ -108,7 +116,7 @@ class Games:
         """The one read a rebuild makes of a game."""
         with self.db.lock:
             game = self.db.execute(
-                "select players, seed, options, started from games where code = ? and game_no = ?",
+                "select players, seed, options, started, fairness from games where code = ? and game_no = ?",
                 [code, game_no],
             ).fetchone()
             if game is None:
@@ -118,7 +126,7 @@ class Games:
                 [code, game_no],
             ).fetchone()
             actions = logged_actions(self.db, code, game_no)
-        players, seed, options, started = game
+        players, seed, options, started, fairness = game
         return GameLog(
             players,
             seed,
@@ -127,6 +135,7 @@ class Games:
             json.loads(snap[1]) if snap else None,
             snap[0] if snap else 0,
             actions,
+            json.loads(fairness) if fairness else None,
         )
 
     def actions(self, code: str, game_no: int) -> list[Logged]:

@@ -75,8 +75,8 @@ class History:
     def record(self, code: str, game_no: int) -> Record | None:
         with self.db.lock:
             row = self.db.execute(
-                "select game, players, seed, options, seats, started, finished, outcome from games"
-                " where code = ? and game_no = ?",
+                "select game, players, seed, options, seats, started, finished, outcome, fairness, secret"
+                " from games where code = ? and game_no = ?",
                 [code, game_no],
             ).fetchone()
             if row is None:
@@ -87,7 +87,7 @@ class History:
                 ).fetchall()
             )
             actions = logged_actions(self.db, code, game_no)
-        game, players, seed, options, seated, started, ended, outcome = row
+        game, players, seed, options, seated, started, ended, outcome, fairness, secret = row
         return Record(
             code,
             game_no,
@@ -101,6 +101,8 @@ class History:
             outcome,
             actions,
             seats,
+            json.loads(fairness) if fairness else None,
+            secret,
         )
 
 

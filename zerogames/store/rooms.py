@@ -73,11 +73,11 @@ class Rooms:
         now = time.time()
         self.db.execute(
             "insert into rooms"
-            " (code, game, options, host, status, game_no, seed, version, created, updated, ranked)"
-            " values (?,?,?,?,?,?,?,?,?,?,?) on conflict(code) do update set options = excluded.options,"
+            " (code, game, options, host, status, game_no, seed, version, created, updated, ranked, secret)"
+            " values (?,?,?,?,?,?,?,?,?,?,?,?) on conflict(code) do update set options = excluded.options,"
             " host = excluded.host, status = excluded.status, game_no = excluded.game_no,"
             " seed = excluded.seed, version = excluded.version, updated = excluded.updated,"
-            " ranked = excluded.ranked",
+            " ranked = excluded.ranked, secret = excluded.secret",
             [
                 room.code,
                 room.game,
@@ -90,19 +90,20 @@ class Rooms:
                 now,
                 now,
                 int(room.ranked),
+                room.secret,
             ],
         )
         self.db.execute("delete from seats where code = ?", [room.code])
         for s in room.seats:
             self.db.execute(
-                "insert into seats (code, seat, uid, name, bot) values (?,?,?,?,?)",
-                [room.code, s.seat, s.uid, s.name, s.bot],
+                "insert into seats (code, seat, uid, name, bot, contribution) values (?,?,?,?,?,?)",
+                [room.code, s.seat, s.uid, s.name, s.bot, s.contribution],
             )
 
     def load(self, code: str) -> RoomRow | None:
         with self.db.lock:
             row = self.db.execute(
-                "select code, game, options, host, status, game_no, seed, version, ranked from rooms"
+                "select code, game, options, host, status, game_no, seed, version, ranked, secret from rooms"
                 " where code = ?",
                 [code],
             ).fetchone()
@@ -111,12 +112,13 @@ class Rooms:
             seats = [
                 SeatRow(*seat)
                 for seat in self.db.execute(
-                    "select seat, uid, name, bot from seats where code = ? order by seat", [code]
+                    "select seat, uid, name, bot, contribution from seats where code = ? order by seat",
+                    [code],
                 )
             ]
-        code, game, options, host, status, game_no, seed, version, ranked = row
+        code, game, options, host, status, game_no, seed, version, ranked, secret = row
         options = json.loads(options)
-        return RoomRow(code, game, options, host, status, game_no, seed, version, seats, bool(ranked))
+        return RoomRow(code, game, options, host, status, game_no, seed, version, seats, bool(ranked), secret)
 
     def unfinished(self) -> list[str]:
         with self.db.lock:

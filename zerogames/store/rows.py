@@ -19,6 +19,7 @@ class SeatRow:
     uid: str | None
     name: str
     bot: str | None
+    contribution: str | None = None  # for the next deal (zerogames.fairness)
 
 
 @dataclass
@@ -33,6 +34,7 @@ class RoomRow:
     version: int
     seats: list[SeatRow]
     ranked: bool = False
+    secret: str | None = field(default=None, repr=False)  # the next game's (zerogames.fairness)
 
 
 @dataclass
@@ -104,6 +106,10 @@ class Record:
     actions: list[Logged]
     # Seat by player id, for the players who sat at it.
     players_seats: dict[str, int]
+    # How the seed was made (zerogames.fairness, as JSON), and the secret it was made from: published
+    # once the game is over, never before.
+    fairness: dict[str, Any] | None = None
+    secret: str | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -119,6 +125,7 @@ class GameLog:
     snapshot: dict[str, Any] | None
     snapshot_at: int
     actions: list[Logged]
+    fairness: dict[str, Any] | None = None  # how the seed was made (zerogames.fairness), as JSON
 
     def after_snapshot(self) -> list[Logged]:
         return self.actions[self.snapshot_at :]

@@ -44,13 +44,21 @@ TABLES = (
             ("created", REAL),
             ("updated", REAL),
             ("ranked", INTEGER),  # 1 for a room its host marked ranked
+            ("secret", TEXT),  # the next game's secret (zerogames.fairness): never shown before its end
         ),
         ("code",),
         (Index(("status",)),),
     ),
     Table(
         "seats",
-        (("code", TEXT), ("seat", INTEGER), ("uid", TEXT), ("name", TEXT), ("bot", TEXT)),
+        (
+            ("code", TEXT),
+            ("seat", INTEGER),
+            ("uid", TEXT),
+            ("name", TEXT),
+            ("bot", TEXT),
+            ("contribution", TEXT),  # the player's randomness for the next deal (zerogames.fairness)
+        ),
         ("code", "seat"),
     ),
     Table(
@@ -67,6 +75,8 @@ TABLES = (
             ("finished", REAL),
             ("result", TEXT),
             ("outcome", TEXT),  # how the game ended (finished, abandoned), beside when and with what result
+            ("fairness", TEXT),  # how the seed was made (zerogames.fairness), as JSON
+            ("secret", TEXT),  # what the seed was made from: published once the game is over
         ),
         ("code", "game_no"),
     ),
@@ -162,6 +172,15 @@ TABLES = (
         ),
         ("code", "game_no", "seat"),
         (Index(("player", "ended")),),
+    ),
+    # The daily deals (zerogames.daily): each game's secret for each UTC day, and each player's one play
+    # of a day's deal (the room it was played in; its first game).
+    Table("dailies", (("game", TEXT), ("day", TEXT), ("secret", TEXT)), ("game", "day")),
+    Table(
+        "daily_plays",
+        (("game", TEXT), ("day", TEXT), ("player", TEXT), ("code", TEXT)),
+        ("game", "day", "player"),
+        (Index(("code",)),),
     ),
     # Sign-ins: each signed-in browser's session, by the digest of the token its cookie holds (the
     # token itself is kept nowhere but in that cookie).

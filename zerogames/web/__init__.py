@@ -13,6 +13,8 @@ from zerogames.store import Unavailable, store_at
 from . import (
     accounts,
     assets,
+    daily,
+    fairness,
     guard,
     history,
     identity,
@@ -55,6 +57,8 @@ def init_app(app: Flask) -> None:
     accounts.init_app(app)
     history.init_app(app)
     app.register_blueprint(replays.bp)
+    app.register_blueprint(fairness.bp)
+    app.register_blueprint(daily.bp)
     app.register_blueprint(settings.bp)
     # Block tags leave no blank lines behind: every pushed byte counts, a thousand times over.
     app.jinja_env.trim_blocks = True

@@ -19,6 +19,8 @@ from zerogames.records import Replay
 from zerogames.store import parse_game_id
 
 from . import identity, limits, render, tables
+from .daily import why_hidden
+from .fairness import replay_check
 from .history import chart_of, kept_replay, replay_of
 from .registry import web_registry
 from .viewmodel import RoomInfo, SeatInfo, room_body
@@ -33,6 +35,8 @@ def finished_replay(game: str) -> Replay:
     counts as a missed code (web/limits.py): replay URLs are no way round the limit on scanning codes."""
     limits.looking_up()
     found = parse_game_id(game)
+    if found and (why := why_hidden(*found)):
+        abort(403, description=why)
     if found and (kept := kept_replay(*found)):
         return kept
     record = web_registry().store.history.record(*found) if found else None
@@ -149,6 +153,7 @@ def replay(game: str):
         label=label,
         chart=chart_of(replay, n),
         open_hands=view["hands"] if me is None else None,
+        fair=replay_check(replay),
     )
 
 

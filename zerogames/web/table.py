@@ -124,7 +124,7 @@ def join(code: str):
 
     def take_seat() -> None:
         name = clean_name(request.form.get("name") or identity.current_name())
-        web_registry().join(room, uid, name)
+        web_registry().join(room, uid, name, request.form.get("contribution"))
         identity.remember_name(name)
 
     def rejoin_link() -> str:
@@ -172,7 +172,7 @@ def start(code: str):
 
     def deal() -> None:
         seed = dealt_seed(request.form, current_app.config["DEV"])
-        web_registry().start(room, identity.current_uid(), seed)
+        web_registry().start(room, identity.current_uid(), seed, request.form.get("contribution"))
 
     return attempt(room, deal)
 
@@ -215,7 +215,8 @@ def hand_to_bot(code: str, index: int):
 @bp.post("/r/<code>/again")
 def again(code: str):
     room = find_room(code)
-    return attempt(room, lambda: web_registry().rematch(room, identity.current_uid()))
+    contribution = request.form.get("contribution")
+    return attempt(room, lambda: web_registry().rematch(room, identity.current_uid(), contribution))
 
 
 # The longest action a form of the site posts is a few dozen characters; this is also too short to

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import url_for
 
+from zerogames.fairness import Fairness
 from zerogames.games import GAMES
 from zerogames.rooms import Published
 
@@ -45,6 +46,9 @@ class RoomInfo:
     max_players: int
     options: dict[str, Any]
     ranked: bool = False
+    # Fair deals (zerogames.fairness): how the current game was dealt; the next deal's commitment.
+    fairness: Fairness | None = None
+    next_commitment: str | None = None
 
     @property
     def names(self) -> list[str]:
@@ -99,6 +103,8 @@ def room_info(
         rules.max_players,
         published.options,
         published.ranked,
+        published.fairness,
+        published.next_commitment,
     )
 
 

@@ -1,0 +1,87 @@
+"""Fair deals on the site (zerogames.fairness): the `/fairness` page that explains them, each ended
+game's published data as a JSON download, and the check a replay shows.
+
+A game's secret leaves the store only here, and only for a game that is over: while it is played
+the table shows its commitment alone.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template, url_for
+
+from zerogames import fairness
+from zerogames.offload import off_the_loop
+from zerogames.records import Replay
+from zerogames.store import Record, game_id, parse_game_id
+
+from . import limits
+from .daily import why_hidden
+from .registry import web_registry
+
+bp = Blueprint("fairness", __name__)
+
+
+def published_data(record: Record) -> dict[str, Any]:
+    """What an ended game publishes (its secret among it), for anyone to check."""
+    actions = [(seat, action, now) for seat, action, now, _by in record.actions]
+    return fairness.published(
+        game_id(record.code, record.game_no),
+        record.game,
+        record.players,
+        record.seed,
+        record.options,
+        record.started,
+        actions,
+        fairness.Fairness.from_json(record.fairness),
+        record.secret if record.outcome is not None else None,
+    )
+
+
+def replay_check(replay: Replay) -> dict[str, Any]:
+    """A finished game's check, as its replay shows it (worked out once, off the loop, kept with it)."""
+    if "fair" not in replay.memo:
+        data = off_the_loop(published_data, replay.record)
+        checked = off_the_loop(fairness.check, data)
+        name = game_id(replay.record.code, replay.record.game_no)
+        replay.memo["fair"] = {
+            "data": data,
+            "checked": checked,
+            "download": url_for("fairness.download", game=name),
+        }
+    return replay.memo["fair"]
+
+
+@bp.get("/fairness")
+def page():
+    return render_template("fairness/page.html", scheme=fairness.SCHEME)
+
+
+@bp.get("/replay/<game>/fair.json")
+def download(game: str):
+    """A game's published data, once it is over (finished or abandoned)."""
+    limits.looking_up()
+    found = parse_game_id(game)
+    record = web_registry().store.history.record(*found) if found else None
+    if record is None:
+        limits.missed()
+        abort(404, description=f"No game is called {game!r}.")
+    if record.outcome is None:
+        abort(403, description="This game is still being played: its deal is published once it is over.")
+    if why := why_hidden(record.code, record.game_no):
+        abort(403, description=why)
+    data = off_the_loop(published_data, record)
+    return Response(
+        json.dumps(data, indent=1),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{data["game_id"]}-fair.json"'},
+    )
+
+
+@bp.errorhandler(403)
+@bp.errorhandler(404)
+def nothing_published(error):
+    page = render_template("records/missing.html", heading="Nothing to check", message=error.description)
+    return page, error.code
