@@ -145,13 +145,11 @@
   on("htmx:afterRequest", function (event) {
     var holder = byId("notice-holder"), box = used && used.isConnected && used.closest("#room") ? used.getBoundingClientRect() : usedBox;
     if (socket && /<div id="room"/.test(event.detail.xhr.responseText)) reopen();
-    if (holder) requestAnimationFrame(function () {
-      holder.className = holder.textContent.trim() && box ? "beside" : "";
-      if (!holder.className) return;
-      var top = box.top - holder.offsetHeight - 6;
-      holder.style.left = Math.max(8, Math.min(box.left, innerWidth - holder.offsetWidth - 8)) + scrollX + "px";
-      holder.style.top = (top < 0 ? box.bottom + 6 : top) + scrollY + "px";
-    });
+    // At once (the answer is swapped in by now): a tab in the background runs no animation frames.
+    if (!holder || !(holder.className = holder.textContent.trim() && box ? "beside" : "")) return;
+    var top = box.top - holder.offsetHeight - 6;
+    holder.style.left = Math.max(8, Math.min(box.left, innerWidth - holder.offsetWidth - 8)) + scrollX + "px";
+    holder.style.top = (top < 0 ? box.bottom + 6 : top) + scrollY + "px";
   });
 
   // In a hand, left and right go between the cards you may play (Enter plays one).
