@@ -217,9 +217,9 @@ def round_now(view: dict[str, Any], memory: Memory, rng: random.Random) -> round
 
 
 def round_worth(view: dict[str, Any]) -> Callable[[list[int]], float]:
-    """The seat's worth of a round's points (`worth`: in the game's last round, the game as well),
-    scaled to 0..1 by the most it can be."""
-    most = 10 + view["cards_dealt"] + (GAME_WORTH if view["round"] == view["rounds"] else 0)
+    """The seat's worth of a round's points (`worth`: in the last round, the game as well), scaled by
+    the most points a round can bring, so that the search explores alike in every round."""
+    most = 10 + view["cards_dealt"]
     return lambda points: worth(view, points) / most
 
 
@@ -240,11 +240,11 @@ def searched(
 
 
 def worth(view: dict[str, Any], points: list[int]) -> float:
-    """What a round's points are worth to the seat: its own, and in the game's last round also the game
-    itself (the scores so far decide whether a safe bid is enough, or a bold one or a spoiled rival is
-    needed)."""
+    """What a round's points are worth to the seat: its own, and in the last round of a game of several
+    also the game itself (the scores so far decide whether a safe bid is enough, or a bold one or a
+    spoiled rival is needed). A game of one round is its points: the most of them win it."""
     seat = view["seat"]
-    if view["round"] < view["rounds"]:
+    if view["round"] < view["rounds"] or view["rounds"] == 1:
         return points[seat]
     totals = [score + gained for score, gained in zip(view["scores"], points, strict=True)]
     return points[seat] + GAME_WORTH * (totals[seat] == max(totals))
