@@ -28,14 +28,15 @@ A_YEAR = 365 * 24 * 3600
 COMPRESSED = ["text/html", "text/css", "text/javascript", "application/javascript", "image/svg+xml"]
 
 
-class Fingerprints:
-    """Each static file's content hash, read once per change of the file."""
+class PerChange:
+    """What is made of each static file (its `make(path)`), made again only when the file changes."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, make: Callable[[str], Any]) -> None:
         self.folder = folder
-        self.known: dict[str, tuple[float, str]] = {}
+        self.make = make
+        self.known: dict[str, tuple[float, Any]] = {}
 
-    def of(self, filename: str) -> str | None:
+    def of(self, filename: str) -> Any | None:
         path = os.path.join(self.folder, filename)
         try:
             changed = os.stat(path).st_mtime
@@ -43,46 +44,32 @@ class Fingerprints:
             return None
         kept = self.known.get(filename)
         if kept is None or kept[0] != changed:
-            with open(path, "rb") as file:
-                kept = changed, hashlib.sha256(file.read()).hexdigest()[:12]
+            kept = changed, self.make(path)
             self.known[filename] = kept
         return kept[1]
+
+
+def fingerprint_of(path: str) -> str:
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()[:12]
 
 
 # How each kind of text file is made lighter before it is compressed (a vendor's .min.js already is).
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 
 
-class Prepared:
-    """Each script's and style's bytes as sent, by encoding ("br", "gzip", ""), made once per change."""
-
-    def __init__(self, folder: str) -> None:
-        self.folder = folder
-        self.known: dict[str, tuple[float, dict[str, bytes]]] = {}
-
-    def of(self, filename: str, encoding: str) -> bytes | None:
-        minify = MINIFIERS.get(os.path.splitext(filename)[1])
-        if minify is None:
-            return None
-        path = os.path.join(self.folder, filename)
-        try:
-            changed = os.stat(path).st_mtime
-        except OSError:
-            return None
-        kept = self.known.get(filename)
-        if kept is None or kept[0] != changed:
-            # Brotli at its best takes a tenth of a second for htmx: never on the event loop.
-            kept = changed, off_the_loop(lighter, path, minify)
-            self.known[filename] = kept
-        return kept[1][encoding]
-
-
-def lighter(path: str, minify: Callable[[str], str]) -> dict[str, bytes]:
-    """A text file's bytes minified (unless a vendor's .min file already is), by encoding."""
+def lighter(path: str) -> dict[str, bytes]:
+    """A script's or style's bytes minified, by encoding ("br", "gzip", "")."""
     with open(path, encoding="utf-8") as file:
         source = file.read()
+    minify = MINIFIERS[os.path.splitext(path)[1]]
     light = (source if path.endswith(".min.js") else minify(source)).encode()
     return {"br": brotli.compress(light, quality=11), "gzip": gzip.compress(light, 9), "": light}
+
+
+def lighter_off_the_loop(path: str) -> dict[str, bytes]:
+    # Brotli at its best takes a tenth of a second for htmx: never on the event loop.
+    return off_the_loop(lighter, path)
 
 
 def init_app(app: Flask) -> None:
@@ -92,8 +79,8 @@ def init_app(app: Flask) -> None:
     # Registered below, so that the live channel's handshake answer is left alone.
     app.config["COMPRESS_REGISTER"] = False
     compress = Compress(app)
-    fingerprints = Fingerprints(app.static_folder or "")
-    prepared = Prepared(app.static_folder or "")
+    fingerprints = PerChange(app.static_folder or "", fingerprint_of)
+    prepared = PerChange(app.static_folder or "", lighter_off_the_loop)
 
     @app.url_defaults
     def fingerprint(endpoint: str, values: dict[str, Any]) -> None:
@@ -115,15 +102,16 @@ def init_app(app: Flask) -> None:
             send_prepared(response, prepared)
         return compress.after_request(response)
 
-    def send_prepared(response: Response, prepared: Prepared) -> None:
-        """A script or style as Prepared has it, in the best encoding the browser accepts."""
+    def send_prepared(response: Response, prepared: PerChange) -> None:
+        """A script or style, lightened, in the best encoding the browser accepts."""
+        filename = (request.view_args or {}).get("filename", "")
+        encodings = os.path.splitext(filename)[1] in MINIFIERS and prepared.of(filename)
+        if not encodings:
+            return
         accepted = request.accept_encodings
         encoding = "br" if accepted["br"] else "gzip" if accepted["gzip"] else ""
-        body = prepared.of((request.view_args or {}).get("filename", ""), encoding)
-        if body is None:
-            return
         response.direct_passthrough = False
-        response.set_data(body)
+        response.set_data(encodings[encoding])
         response.vary.add("Accept-Encoding")
         if encoding:
             response.headers["Content-Encoding"] = encoding
