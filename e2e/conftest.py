@@ -84,6 +84,22 @@ class Server:
                 self.process.wait()
 
 
+@pytest.fixture(autouse=True)
+def pages_end_with_their_test(request) -> Iterator[None]:
+    """Every browser context a test opened is closed when it ends, passed or failed: a page left open
+    keeps its live channel (a heartbeat a second, reconnecting once its server is gone) and would take
+    its share of the machine from every test after it."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture
 def server(tmp_path) -> Iterator[Server]:
     live = Server(tmp_path / "zerogames.db")
