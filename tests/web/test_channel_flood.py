@@ -87,8 +87,12 @@ class Friend:
 
     def read(self) -> None:
         try:
-            while self.ws.recv():
-                self.pushes.append(time.monotonic())
+            while True:
+                opcode, data = self.ws.recv_data()
+                if opcode == websocket.ABNF.OPCODE_CLOSE:
+                    break
+                if data:  # the server's heartbeats are empty frames, not pushes
+                    self.pushes.append(time.monotonic())
         except (websocket.WebSocketException, OSError):
             pass
         self.closed = True
