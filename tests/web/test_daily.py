@@ -34,6 +34,11 @@ def test_two_players_play_the_same_deal_and_see_each_others_only_after_playing(p
     assert len(first.seats) == daily.SEATS[GAME] and first.facts.fairness.commitment == promised
     assert play(ann) == first.code  # once a day: the same table again
     to_the_end(ann, first)
+    # Ann sees her own game again, but not the day's secret or seed, which deal every round to everyone.
+    secret = registry.store.dailies.secret(GAME, day, "-")
+    own = ann.get(f"/replay/{first.code}-1")
+    assert own.status_code == 200 and secret not in own.text and str(first.seed) not in own.text
+    assert ann.get(f"/replay/{first.code}-1/fair.json").status_code == 403
 
     # Bea has not played it: neither the results nor Ann's cards, through the replay or its data.
     assert "Ann" not in words(bea.get(f"/daily/{GAME}").text)

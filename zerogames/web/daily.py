@@ -39,14 +39,20 @@ def played_it(game: str, day: str, uid: str) -> bool:
     return record is not None and record.outcome is not None
 
 
+def day_not_over(code: str, game_no: int) -> tuple[str, str] | None:
+    """(game, day) if this game is a daily deal of a day not over yet: until then its secret and seed,
+    which deal every round of the day for everyone, stay in the store, even for those who played it."""
+    found = web_registry().store.dailies.day_of_room(code) if game_no == 1 else None
+    if found is None or daily.is_over(found[1], web_registry().clock()):
+        return None
+    return found
+
+
 def why_hidden(code: str, game_no: int) -> str | None:
     """Why this viewer may not see this game's cards yet: it is a deal of a day not over, which they
     have not played to its end."""
-    found = web_registry().store.dailies.day_of_room(code) if game_no == 1 else None
-    if found is None:
-        return None
-    game, day = found
-    if daily.is_over(day, web_registry().clock()) or played_it(game, day, identity.current_uid()):
+    found = day_not_over(code, game_no)
+    if found is None or played_it(*found, identity.current_uid()):
         return None
     return "This is a daily deal of today: its replay opens once you have played it, or when the day is over."
 

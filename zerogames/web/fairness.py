@@ -1,8 +1,8 @@
 """Fair deals on the site (zerogames.fairness): the `/fairness` page that explains them, each ended
 game's published data as a JSON download, and the check a replay shows.
 
-A game's secret leaves the store only here, and only for a game that is over: while it is played
-the table shows its commitment alone.
+A game's secret leaves the store only here, and only for a game that is over (a daily deal's, once
+its day is over): while it is played the table shows its commitment alone.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from zerogames.records import Replay
 from zerogames.store import Record, game_id, parse_game_id
 
 from . import limits
-from .daily import why_hidden
+from .daily import day_not_over, why_hidden
 from .registry import web_registry
 
 bp = Blueprint("fairness", __name__)
@@ -41,7 +41,10 @@ def published_data(record: Record) -> dict[str, Any]:
 
 
 def replay_check(replay: Replay) -> dict[str, Any]:
-    """A finished game's check, as its replay shows it (worked out once, off the loop, kept with it)."""
+    """A finished game's check, as its replay shows it (worked out once, off the loop, kept with it);
+    none for a daily deal while its day lasts (its secret is not published yet)."""
+    if day_not_over(replay.record.code, replay.record.game_no):
+        return {"kept_until_day_over": True}
     if "fair" not in replay.memo:
         data = off_the_loop(published_data, replay.record)
         checked = off_the_loop(fairness.check, data)
@@ -72,6 +75,8 @@ def download(game: str):
         abort(403, description="This game is still being played: its deal is published once it is over.")
     if why := why_hidden(record.code, record.game_no):
         abort(403, description=why)
+    if day_not_over(record.code, record.game_no):
+        abort(403, description="This is a daily deal of today: its data is published once the day is over.")
     data = off_the_loop(published_data, record)
     return Response(
         json.dumps(data, indent=1),
