@@ -11,6 +11,8 @@ import sys
 from html import unescape
 from pathlib import Path
 
+import pytest
+
 from app import create_app
 from tests.web.conftest import create_room, on_both_stores, page, uid_of, wait_until, words
 from zerogames import fairness, runtime
@@ -61,7 +63,9 @@ def check_file(tmp_path, data) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(CHECKER), str(path)], capture_output=True, text=True)
 
 
-def test_a_fair_deal_from_commitment_to_the_checked_replay(app, player, registry, tmp_path, caplog):
+def test_a_fair_deal_from_commitment_to_the_checked_replay(
+    app, player, registry, tmp_path, caplog, monkeypatch
+):
     caplog.set_level(logging.DEBUG)
     ann, wes = player("Ann"), player("Wes")
     code = with_bots(ann)
@@ -96,7 +100,10 @@ def test_a_fair_deal_from_commitment_to_the_checked_replay(app, player, registry
     replay = words(ann.get(f"/replay/{code}-1").text)
     assert "Fair deal: checked" in replay and secret in replay
     assert f"The revealed secret hashes to the commitment {promised}." in replay
+    # Its download is the data the replay checked: the game is not played again for it.
+    monkeypatch.setattr(fairness, "deals", lambda *_: pytest.fail("the deals were made again"))
     data = ann.get(f"/replay/{code}-1/fair.json").get_json()
+    monkeypatch.undo()
     assert data["secret"] == secret and data["seed"] == room.seed
     assert f"all {len(data['deals'])} deals are the ones recorded" in replay
 

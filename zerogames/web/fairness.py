@@ -19,6 +19,7 @@ from zerogames.store import Record, game_id, parse_game_id
 
 from . import limits
 from .daily import day_not_over, why_hidden
+from .history import kept_replay
 from .registry import web_registry
 
 bp = Blueprint("fairness", __name__)
@@ -40,14 +41,19 @@ def published_data(record: Record) -> dict[str, Any]:
     )
 
 
+def checked_data(record: Record) -> tuple[dict[str, Any], fairness.Checked]:
+    """The game's published data and its check: each plays the game again from its seed."""
+    data = published_data(record)
+    return data, fairness.check(data)
+
+
 def replay_check(replay: Replay) -> dict[str, Any]:
     """A finished game's check, as its replay shows it (worked out once, off the loop, kept with it);
     none for a daily deal while its day lasts (its secret is not published yet)."""
     if day_not_over(replay.record.code, replay.record.game_no):
         return {"kept_until_day_over": True}
     if "fair" not in replay.memo:
-        data = off_the_loop(published_data, replay.record)
-        checked = off_the_loop(fairness.check, data)
+        data, checked = off_the_loop(checked_data, replay.record)
         name = game_id(replay.record.code, replay.record.game_no)
         replay.memo["fair"] = {
             "data": data,
@@ -77,7 +83,9 @@ def download(game: str):
         abort(403, description=why)
     if day_not_over(record.code, record.game_no):
         abort(403, description="This is a daily deal of today: its data is published once the day is over.")
-    data = off_the_loop(published_data, record)
+    # The data a kept replay checked, if it is kept (a download from its page): nothing played again.
+    kept = kept_replay(record.code, record.game_no)
+    data = replay_check(kept)["data"] if kept else off_the_loop(published_data, record)
     return Response(
         json.dumps(data, indent=1),
         mimetype="application/json",
