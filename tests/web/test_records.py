@@ -334,7 +334,9 @@ def test_a_replay_of_a_game_in_progress_is_refused(player, registry):
     for who in (ann, player("Bea")):
         response = who.get(f"/replay/{code}-1?view=0")
         assert response.status_code == 403
-        assert "This game is still being played: its replay opens once it is over." in unescape(response.text)
+        assert "This game is still being played: its replay and its data open once it is over." in unescape(
+            response.text
+        )
     assert ann.get(f"/replay/{code}-9").status_code == 404
     assert ann.get("/replay/nonsense").status_code == 404
 

@@ -25,6 +25,29 @@ from .registry import web_registry
 bp = Blueprint("fairness", __name__)
 
 
+def ended_record(game: str) -> Record:
+    """The record of a game that is over, which this viewer may see (web/daily.py), or a page saying
+    why not. A name that is no game's counts as a missed code (web/limits.py): these URLs are no way
+    round the limit on scanning codes."""
+    limits.looking_up()
+    found = parse_game_id(game)
+    if found and (why := why_hidden(*found)):
+        abort(403, description=why)
+    record = None
+    if found:
+        # A replay rebuilt lately holds its record: nothing to look up for each step watched.
+        kept = kept_replay(*found)
+        record = kept.record if kept else web_registry().store.history.record(*found)
+    if record is None:
+        limits.missed()
+        abort(404, description=f"No game is called {game!r}.")
+    if record.outcome is None:
+        abort(
+            403, description="This game is still being played: its replay and its data open once it is over."
+        )
+    return record
+
+
 def published_data(record: Record) -> dict[str, Any]:
     """What an ended game publishes (its secret among it), for anyone to check."""
     actions = [(seat, action, now) for seat, action, now, _by in record.actions]
@@ -71,16 +94,7 @@ def page():
 @bp.get("/replay/<game>/fair.json")
 def download(game: str):
     """A game's published data, once it is over (finished or abandoned)."""
-    limits.looking_up()
-    found = parse_game_id(game)
-    record = web_registry().store.history.record(*found) if found else None
-    if record is None:
-        limits.missed()
-        abort(404, description=f"No game is called {game!r}.")
-    if record.outcome is None:
-        abort(403, description="This game is still being played: its deal is published once it is over.")
-    if why := why_hidden(record.code, record.game_no):
-        abort(403, description=why)
+    record = ended_record(game)
     if day_not_over(record.code, record.game_no):
         abort(403, description="This is a daily deal of today: its data is published once the day is over.")
     # The data a kept replay checked, if it is kept (a download from its page): nothing played again.

@@ -16,13 +16,10 @@ from zerogames.games.figures import minutes
 from zerogames.numbers import whole_number
 from zerogames.offload import off_the_loop
 from zerogames.records import Replay
-from zerogames.store import parse_game_id
 
-from . import identity, limits, render, tables
-from .daily import why_hidden
-from .fairness import replay_check
-from .history import chart_of, kept_replay, replay_of
-from .registry import web_registry
+from . import identity, render, tables
+from .fairness import ended_record, replay_check
+from .history import chart_of, replay_of
 from .viewmodel import RoomInfo, SeatInfo, room_body
 
 bp = Blueprint("replays", __name__)
@@ -31,20 +28,8 @@ OPEN = "open"
 
 
 def finished_replay(game: str) -> Replay:
-    """The replay of a finished game, or a page saying why there is none. A name that is no game's
-    counts as a missed code (web/limits.py): replay URLs are no way round the limit on scanning codes."""
-    limits.looking_up()
-    found = parse_game_id(game)
-    if found and (why := why_hidden(*found)):
-        abort(403, description=why)
-    if found and (kept := kept_replay(*found)):
-        return kept
-    record = web_registry().store.history.record(*found) if found else None
-    if record is None:
-        limits.missed()
-        abort(404, description=f"No game is called {game!r}.")
-    if record.outcome is None:
-        abort(403, description="This game is still being played: its replay opens once it is over.")
+    """The replay of a finished game, or a page saying why there is none."""
+    record = ended_record(game)
     if record.outcome != "finished":
         abort(403, description="This game was abandoned before its end: only finished games have replays.")
     return replay_of(record)
