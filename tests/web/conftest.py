@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import secrets
 import time
@@ -142,6 +143,17 @@ def wait_until(condition, seconds: float = 5.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def to_the_end(client, room) -> None:
+    """This client's moves (seat 0) the first legal ones, the bots' their own, until the game is over."""
+    while room.status != "over":
+        with room.lock:
+            legal, version = room.rules.legal_actions(room.state, 0), room.version
+        if legal:
+            act(client, room.code, json.dumps(legal[0]), version)
+        else:
+            wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
 
 
 def page(client, code: str) -> str:

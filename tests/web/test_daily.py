@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from tests.web.conftest import on_both_stores, words
-from tests.web.test_fairness import to_the_end
+from tests.web.conftest import on_both_stores, to_the_end, words
 from zerogames import daily, fairness
 
 pytestmark = on_both_stores

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from tests.web.conftest import create_room, on_both_stores, page, uid_of, wait_until, words
+from tests.web.conftest import create_room, on_both_stores, page, to_the_end, uid_of, words
 from zerogames import fairness, runtime
 from zerogames.web import render, viewmodel
 
@@ -29,21 +29,6 @@ def with_bots(client, game="zero_game") -> str:
     for _ in range(2):
         client.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
     return code
-
-
-def to_the_end(client, room) -> None:
-    """This client's moves the first legal ones, the bots' their own, until the game is over."""
-    while room.status != "over":
-        with room.lock:
-            legal, version = room.rules.legal_actions(room.state, 0), room.version
-        if legal:
-            client.post(
-                f"/r/{room.code}/act",
-                data={"action": json.dumps(legal[0]), "version": version},
-                headers={"HX-Request": "true"},
-            )
-        else:
-            wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
 
 
 def every_push(app, room, uid: str) -> str:

@@ -11,7 +11,16 @@ import pytest
 
 from tests.games.playouts import strings_in
 from tests.games.stacking import deck_dealing
-from tests.web.conftest import close_postgres, create_room, join, on_both_stores, uid_of, wait_until, words
+from tests.web.conftest import (
+    close_postgres,
+    create_room,
+    join,
+    on_both_stores,
+    to_the_end,
+    uid_of,
+    wait_until,
+    words,
+)
 from zerogames.games import GAMES
 from zerogames.games.cards import STANDARD_DECK, card_name
 from zerogames.rooms import Refused
@@ -47,18 +56,7 @@ def play_against_bots(client, registry, game="zero_game", bots=2) -> str:
     """A game with bots, this client's moves the first legal ones, to its end: the game's id."""
     code = started_with_bots(client, game, bots)
     room = registry.get(code)
-    while room.status != "over":
-        with room.lock:
-            legal = room.rules.legal_actions(room.state, 0)
-            version = room.version
-        if legal:
-            client.post(
-                f"/r/{code}/act",
-                data={"action": json.dumps(legal[0]), "version": version},
-                headers={"HX-Request": "true"},
-            )
-        else:
-            wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+    to_the_end(client, room)
     return f"{code}-{room.game_no}"
 
 
