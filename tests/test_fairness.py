@@ -73,19 +73,36 @@ def test_the_check_passes_published_data_and_marks_every_deal():
     assert checked.rounds == len(data["deals"]) > 1
 
 
-def test_the_check_rejects_one_card_one_contribution_or_a_wrong_secret():
+def changed(data: dict, change) -> dict:
+    data = copy.deepcopy(data)
+    change(data)
+    return data
+
+
+def one_card_changed(data: dict) -> None:
+    hand = data["deals"][-1]["hands"][1]
+    hand[0] = next(c for c in data["deals"][-1]["hands"][0] if c not in hand)
+
+
+def test_the_check_rejects_each_kind_of_change():
     data = played()
-    card = copy.deepcopy(data)
-    hand = card["deals"][-1]["hands"][1]
-    other = next(c for c in card["deals"][-1]["hands"][0] if c not in hand)
-    hand[0] = other
-    contribution = copy.deepcopy(data)
-    contribution["contributions"][2]["value"] = "9" * 32
-    secret = copy.deepcopy(data)
-    secret["secret"] = "cd" * 32
-    for changed, why in ((card, f"Deals [{len(data['deals'])}]"), (contribution, "seed"), (secret, "hash")):
-        checked = fairness.check(changed)
-        assert not checked.fair and why in " ".join(checked.failed), checked.failed
+    last = len(data["deals"])
+    for change, why in (
+        (one_card_changed, f"Deals [{last}] are not"),
+        (
+            lambda d: d["deals"].pop(),
+            f"{last - 1} deals are recorded, but the game played again deals {last}",
+        ),
+        (lambda d: d["contributions"][2].update(value="9" * 32), "seed is not"),
+        (lambda d: d["contributions"].reverse(), "seed is not"),
+        (lambda d: d.update(seed=d["seed"] + 1), "seed is not"),
+        (lambda d: d.update(secret="cd" * 32), "does not hash"),
+        (lambda d: d.update(commitment="cd" * 32), "does not hash"),
+        (lambda d: d["actions"].pop(0), "cannot be played again"),
+        (lambda d: d.update(players=4), "cannot be played again"),
+    ):
+        checked = fairness.check(changed(data, change))
+        assert not checked.fair and why in " ".join(checked.failed), (why, checked.failed)
 
 
 def test_a_stacked_deal_claims_nothing():

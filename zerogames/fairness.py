@@ -192,9 +192,15 @@ def check(data: dict[str, Any]) -> Checked:
     except (IllegalAction, ValueError, KeyError) as bad:
         checked.failed.append(f"The game cannot be played again from that seed: {bad}.")
         return checked
-    if replayed != data["deals"]:
-        wrong = [i + 1 for i, deal in enumerate(data["deals"]) if i >= len(replayed) or replayed[i] != deal]
-        checked.failed.append(f"Deals {wrong or 'count'} are not the ones the seed makes.")
+    recorded = data["deals"]
+    if len(recorded) != len(replayed):
+        checked.failed.append(
+            f"{len(recorded)} deals are recorded, but the game played again deals {len(replayed)}."
+        )
+    elif wrong := [
+        n for n, (deal, made) in enumerate(zip(recorded, replayed, strict=True), start=1) if deal != made
+    ]:
+        checked.failed.append(f"Deals {wrong} are not the ones the seed makes.")
     else:
         checked.rounds = len(replayed)
         checked.passed.append(
