@@ -66,6 +66,10 @@ def test_two_players_play_the_same_deal_and_see_each_others_only_after_playing(p
     past = words(cal.get(f"/daily/{GAME}?day={day}").text)
     assert "Ann" in past and "Bea" in past and registry.store.dailies.secret(GAME, day, "-") in past
     assert fairness.check(cal.get(f"/replay/{second.code}-1/fair.json").get_json()).fair
+    # Its one contribution is the day's, not a seat's randomness.
+    checked = words(cal.get(f"/replay/{second.code}-1").text)
+    assert "Fair deal: checked" in checked and "The same for everyone that day" in checked
+    assert "drawn by the site" not in checked
 
 
 def test_a_streak_counts_the_days_in_a_row():
