@@ -39,7 +39,9 @@ def main() -> None:
         players = rules.max_players
         record, seed, actions = a_game(game, players)
         began = time.process_time()
-        data = fairness.published("X-1", game, players, seed, {}, 0.0, actions, record, SECRET)
+        data = fairness.published(
+            "X-1", fairness.Played(game, players, seed, {}, 0.0, actions), record, SECRET
+        )
         made = time.process_time()
         checked = fairness.check(data)
         done = time.process_time()

@@ -63,7 +63,9 @@ def played(game="zero_game", players=3, moves=400):
         action = rng.choice(rules.legal_actions(state, seat, float(n)))
         state = rules.apply(state, seat, action, float(n))
         actions.append((seat, action, float(n)))
-    return fairness.published("ABCD-1", game, players, seed, {}, 0.0, actions, record, SECRET)
+    return fairness.published(
+        "ABCD-1", fairness.Played(game, players, seed, {}, 0.0, actions), record, SECRET
+    )
 
 
 def test_the_check_passes_published_data_and_marks_every_deal():

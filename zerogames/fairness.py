@@ -102,55 +102,52 @@ def fair_deal(secret: str, offered: Sequence[str | None], drawn: Sequence[str]) 
 
 # What a finished game publishes, and its check.
 
-
-def deals(
-    game: str,
-    players: int,
-    seed: int,
-    options: dict[str, Any],
-    started: float,
-    actions: Sequence[tuple[int, dict[str, Any], float]],
-) -> list[dict[str, Any]]:
-    """Each round's deal, every hand open, as the engine makes it from the seed and the actions: the
-    table at the round's first step (the action that ends a round deals the next)."""
-    rules = GAMES[game]
-
-    def deal(state: Any, n: int, now: float) -> dict[str, Any]:
-        hands = json.loads(json.dumps(rules.open_view(state, now)["hands"]))  # as a file holds them
-        return {"round": rules.view(state, None, now)[rules.round_key], "step": n, "hands": hands}
-
-    state = rules.new_game(players, seed, options)
-    found = [deal(state, 0, started)]
-    for n, (seat, action, now) in enumerate(actions, start=1):
-        state = rules.apply(state, seat, action, now)
-        if rules.view(state, None, now)[rules.round_key] != found[-1]["round"]:
-            found.append(deal(state, n, now))
-    return found
+Action = tuple[int, dict[str, Any], float]  # (seat, action, when)
 
 
-def published(
-    name: str,
-    game: str,
-    players: int,
-    seed: int,
-    options: dict[str, Any],
-    started: float,
-    actions: Sequence[tuple[int, dict[str, Any], float]],
-    fairness: Fairness | None,
-    secret: str | None,
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Played:
+    """A game as its engine plays it again: the game, its seats, its seed and options, when it began,
+    and every action in order."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    started: float
+    actions: Sequence[Action]
+
+    def deals(self) -> list[dict[str, Any]]:
+        """Each round's deal, every hand open, as the engine makes it from the seed and the actions:
+        the table at the round's first step (the action that ends a round deals the next)."""
+        rules = GAMES[self.game]
+
+        def deal(state: Any, n: int, now: float) -> dict[str, Any]:
+            hands = json.loads(json.dumps(rules.open_view(state, now)["hands"]))  # as a file holds them
+            return {"round": rules.view(state, None, now)[rules.round_key], "step": n, "hands": hands}
+
+        state = rules.new_game(self.players, self.seed, self.options)
+        found = [deal(state, 0, self.started)]
+        for n, (seat, action, now) in enumerate(self.actions, start=1):
+            state = rules.apply(state, seat, action, now)
+            if rules.view(state, None, now)[rules.round_key] != found[-1]["round"]:
+                found.append(deal(state, n, now))
+        return found
+
+
+def published(name: str, played: Played, fairness: Fairness | None, secret: str | None) -> dict[str, Any]:
     """A game's published data, once it is over: everything `check` needs, as JSON."""
     return {
         "game_id": name,
-        "game": game,
-        "players": players,
-        "options": options,
-        "started": started,
+        "game": played.game,
+        "players": played.players,
+        "options": played.options,
+        "started": played.started,
         **(fairness.to_json() if fairness else {"scheme": None}),
         "secret": secret,
-        "seed": seed,
-        "actions": [[seat, action, now] for seat, action, now in actions],
-        "deals": deals(game, players, seed, options, started, actions),
+        "seed": played.seed,
+        "actions": [[seat, action, now] for seat, action, now in played.actions],
+        "deals": played.deals(),
     }
 
 
@@ -188,7 +185,9 @@ def check(data: dict[str, Any]) -> Checked:
         checked.passed.append(f"The secret and the {len(values)} contributions make the seed {seed}.")
     actions = [(seat, action, now) for seat, action, now in data["actions"]]
     try:
-        replayed = deals(data["game"], data["players"], seed, data["options"], data["started"], actions)
+        replayed = Played(
+            data["game"], data["players"], seed, data["options"], data["started"], actions
+        ).deals()
     except (IllegalAction, ValueError, KeyError) as bad:
         checked.failed.append(f"The game cannot be played again from that seed: {bad}.")
         return checked

@@ -86,7 +86,7 @@ def test_a_fair_deal_from_commitment_to_the_checked_replay(
     assert "Fair deal: checked" in replay and secret in replay
     assert f"The revealed secret hashes to the commitment {promised}." in replay
     # Its download is the data the replay checked: the game is not played again for it.
-    monkeypatch.setattr(fairness, "deals", lambda *_: pytest.fail("the deals were made again"))
+    monkeypatch.setattr(fairness.Played, "deals", lambda _: pytest.fail("the deals were made again"))
     data = ann.get(f"/replay/{code}-1/fair.json").get_json()
     monkeypatch.undo()
     assert data["secret"] == secret and data["seed"] == room.seed

@@ -51,14 +51,12 @@ def ended_record(game: str) -> Record:
 def published_data(record: Record) -> dict[str, Any]:
     """What an ended game publishes (its secret among it), for anyone to check."""
     actions = [(seat, action, now) for seat, action, now, _by in record.actions]
+    played = fairness.Played(
+        record.game, record.players, record.seed, record.options, record.started, actions
+    )
     return fairness.published(
         game_id(record.code, record.game_no),
-        record.game,
-        record.players,
-        record.seed,
-        record.options,
-        record.started,
-        actions,
+        played,
         fairness.Fairness.from_json(record.fairness),
         record.secret if record.outcome is not None else None,
     )
