@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
+
 from tests.web.conftest import on_both_stores, to_the_end, words
 from zerogames import daily, fairness
 
@@ -76,3 +78,12 @@ def test_a_streak_counts_the_days_in_a_row():
     assert daily.streak(["2026-12-01", "2026-11-30", "2026-11-28"], "2026-12-01") == 2
     assert daily.streak(["2026-12-01", "2026-11-30"], "2026-12-02") == 2  # today's still to play
     assert daily.streak(["2026-11-29"], "2026-12-02") == 0
+
+
+def test_the_days_secrets_are_drawn_once_and_then_read_without_a_write(player, registry, monkeypatch):
+    ann = player("Ann")
+    first = ann.get("/daily").text
+    monkeypatch.setattr(
+        registry.store.dailies.db, "transaction", lambda: pytest.fail("a write to show a page")
+    )
+    assert ann.get("/daily").text == first and ann.get(f"/daily/{GAME}").status_code == 200

@@ -9,18 +9,24 @@ from .connection import Connection
 class Dailies:
     def __init__(self, db: Connection) -> None:
         self.db = db
+        # A day's secret never changes once kept: each page showing its commitment reads it from here,
+        # not in a write transaction of its own.
+        self.secrets: dict[tuple[str, str], str] = {}
 
     def secret(self, game: str, day: str, drawn: str) -> str:
         """The day's secret for the game: the one kept, or `drawn` if the day has none yet (whichever
         process asks first draws it; the others read it)."""
-        with self.db.transaction():
-            self.db.execute(
-                "insert into dailies (game, day, secret) values (?,?,?) on conflict (game, day) do nothing",
-                [game, day, drawn],
-            )
-            return self.db.execute(
-                "select secret from dailies where game = ? and day = ?", [game, day]
-            ).fetchone()[0]
+        if (game, day) not in self.secrets:
+            with self.db.transaction():
+                self.db.execute(
+                    "insert into dailies (game, day, secret) values (?,?,?)"
+                    " on conflict (game, day) do nothing",
+                    [game, day, drawn],
+                )
+                self.secrets[game, day] = self.db.execute(
+                    "select secret from dailies where game = ? and day = ?", [game, day]
+                ).fetchone()[0]
+        return self.secrets[game, day]
 
     def take(self, game: str, day: str, player: str, code: str) -> bool:
         """The player's one play of the day's deal, in room `code`: False if they have had it."""
