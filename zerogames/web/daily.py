@@ -15,6 +15,7 @@ from zerogames.games import GAMES
 from zerogames.rooms.commands import Dealt, Refused
 from zerogames.rooms.names import clean_name
 from zerogames.rooms.registry import a_secret
+from zerogames.store import Record
 
 from . import identity, limits
 from .history import replay_of
@@ -31,12 +32,20 @@ def secret_of(game: str, day: str) -> str:
     return web_registry().store.dailies.secret(game, day, a_secret())
 
 
-def played_it(game: str, day: str, uid: str) -> bool:
-    """Whether the player's own game of the day's deal is over."""
+def my_game(game: str, day: str, uid: str) -> tuple[str | None, Record | None]:
+    """The player's room of the day's deal, if they took it, and its game's record, once dealt."""
     store = web_registry().store
     code = store.dailies.room_of(game, day, uid)
-    record = store.history.record(code, 1) if code else None
+    return code, store.history.record(code, 1) if code else None
+
+
+def ended(record: Record | None) -> bool:
     return record is not None and record.outcome is not None
+
+
+def played_it(game: str, day: str, uid: str) -> bool:
+    """Whether the player's own game of the day's deal is over."""
+    return ended(my_game(game, day, uid)[1])
 
 
 def day_not_over(code: str, game_no: int) -> tuple[str, str] | None:
@@ -100,17 +109,14 @@ def play(game: str):
     return redirect(url_for("table.room", code=code, **identity.tab_args()))
 
 
-def my_day(game: str, day: str, uid: str) -> dict[str, Any] | None:
-    """The viewer's own game of the day's deal, once over: its share text."""
-    store = web_registry().store
-    code = store.dailies.room_of(game, day, uid)
-    record = store.history.record(code, 1) if code else None
+def my_day(game: str, day: str, uid: str, record: Record | None) -> dict[str, Any] | None:
+    """The viewer's own game of the day's deal, once finished: its share text."""
     if record is None or record.outcome != "finished":
         return None
     replay = replay_of(record)
     seat = record.players_seats.get(uid, 0)
     link = url_for("daily.game_page", game=game, _external=True)
-    return {"share": daily.share_text(game, day, seat, replay.scores_by_round(), link), "code": code}
+    return {"share": daily.share_text(game, day, seat, replay.scores_by_round(), link), "code": record.code}
 
 
 def asked_day() -> str:
@@ -129,7 +135,8 @@ def game_page(game: str):
     uid, day = identity.current_uid(), asked_day()
     store = web_registry().store
     over = daily.is_over(day, web_registry().clock())
-    open_to_me = over or played_it(game, day, uid)
+    my_room, record = my_game(game, day, uid)
+    open_to_me = over or ended(record)
     rows = store.dailies.results(game, day) if open_to_me else []
     return render_template(
         "daily/game.html",
@@ -142,14 +149,14 @@ def game_page(game: str):
         secret=secret_of(game, day) if over else None,
         over=over,
         yesterday=daily.previous_day(day),
-        played=store.dailies.room_of(game, day, uid) is not None,
+        played=my_room is not None,
         open_to_me=open_to_me,
         results=[
             {"name": name, "code": code, "outcome": outcome, "score": score, "place": place}
             | {"me": player == uid}
             for player, name, code, outcome, score, place in rows
         ],
-        mine=my_day(game, day, uid) if open_to_me else None,
+        mine=my_day(game, day, uid, record) if open_to_me else None,
         streak=daily.streak(store.dailies.days(game, uid), today()),
         my_name=identity.current_name(),
     )
