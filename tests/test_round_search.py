@@ -83,12 +83,12 @@ def test_hard_ducks_under_the_table_with_its_zero_bid_and_takes_the_trick_a_bid_
 
 
 def test_a_play_out_aimed_at_the_bid_ducks_once_it_is_made_and_wins_cheaply_when_short_of_it():
-    """Seat 2 plays last to 9H (the trick is seat 1's with 10H) holding AH, JH and 2H: with its bid
-    made it sheds the highest card that loses, 2H being the only one; short of it, the cheapest card
-    that takes the trick, JH. Leading, it plays its highest card short of its bid, else its lowest."""
-    hands = [["5C"], ["6C"], ["AH", "JH", "2H"]]
-    for bid, wanted in [(0, "2H"), (1, "JH")]:
-        table = round_search.Round(hands, "S", 2, 3, [0, 0, bid], [0, 0, 0], [(0, "9H"), (1, "TH")], 2)
+    """Seat 2 plays last to 9H (the trick is seat 1's with 10H) holding AH, JH, 8H and 2H: with its bid
+    made it sheds the highest card that loses, 8H; short of it, the cheapest card that takes the
+    trick, JH. Leading, it plays its highest card short of its bid, else its lowest."""
+    hands = [["5C"], ["6C"], ["AH", "JH", "8H", "2H"]]
+    for bid, wanted in [(0, "8H"), (1, "JH")]:
+        table = round_search.Round(hands, "S", 2, 4, [0, 0, bid], [0, 0, 0], [(0, "9H"), (1, "TH")], 2)
         assert table.sensible() == wanted
     for bid, wanted in [(0, "2H"), (1, "AH")]:
         lead = round_search.Round(
