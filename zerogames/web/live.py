@@ -76,9 +76,14 @@ UNANSWERED_MS = 10_000
 
 
 class Heartbeat:
-    """One beat a second on every open live channel, from one thread for the whole process: a
+    """One beat a second on every open live channel, from one loop for the whole process: a
     prebuilt frame written straight to each socket, which costs next to nothing (a ping costs a
-    frame built and a pong parsed per socket, a heartbeat one system call)."""
+    frame built and a pong parsed per socket, a heartbeat one system call).
+
+    In the gevent worker `threading` is patched, so the loop is a greenlet of the event loop, not a
+    thread: its write never lands inside a push's frame, which is written by one send call (greenlets
+    switch only between calls). Served by threads (`flask run`, the live benchmark's gthread), it is
+    a thread, writing unlocked beside the handler as simple-websocket's own reader does (its pongs)."""
 
     def __init__(self) -> None:
         self.sockets: set[Any] = set()
