@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import socket
 import threading
 import time
 import urllib.parse
@@ -19,7 +20,6 @@ import websocket
 from prometheus_client.parser import text_string_to_metric_families
 
 from e2e.conftest import Server
-from tests.web.test_channel_cap import watcher
 from tests.web.test_limits import new_room
 from zerogames.web.limits import SEATED_SHARE
 
@@ -43,6 +43,14 @@ def server(tmp_path) -> Iterator[Server]:
     live.start()
     yield live
     live.stop()
+
+
+def watcher(server: Server, code: str, address: int) -> websocket.WebSocket:
+    """A watcher's channel from a loopback address of its own (127.0.0.`address`)."""
+    sock = socket.create_connection(
+        ("127.0.0.1", server.port), timeout=5, source_address=(f"127.0.0.{address}", 0)
+    )
+    return websocket.create_connection(f"ws://127.0.0.1:{server.port}/r/{code}/live", timeout=5, socket=sock)
 
 
 def timed_get(server: Server, path: str, cookie: str = "") -> tuple[float, str]:
