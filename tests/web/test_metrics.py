@@ -212,3 +212,24 @@ def test_a_page_asking_why_its_channel_was_refused_is_told_and_counts_no_second_
     assert asked.status_code == 503 and int(asked.headers["Retry-After"]) > 0
     assert refused() == before + 1
     assert ann.get(f"/r/{code}/live").status_code == 204  # a seated player would be let in
+
+
+def test_a_page_whose_database_read_failed_counts_as_a_database_error(
+    app, player, registry, operator, monkeypatch
+):
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # answered 500, as in production
+    before = figures(operator)
+
+    def cannot_read(*args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(registry.store.ratings, "leaderboard_length", cannot_read)
+    assert player("Ann").get("/leaderboard/zero_game").status_code == 500
+    after = figures(operator)
+    # No command ran to count it: the failed request's own count does.
+    error = {"error": "OperationalError"}
+    assert (
+        figure(after, "zerogames_database_errors_total", **error)
+        - figure(before, "zerogames_database_errors_total", **error)
+        == 1
+    )
