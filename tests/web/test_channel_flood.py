@@ -2,7 +2,8 @@
 LIVE_CHANNELS): the home page and a table of three friends keep answering (in 200 ms typically, and
 none held up for seconds, as when the flood once took every connection the process had),
 the friends keep their channels, the watchers past the cap are refused (503, with a reason), the
-operators' figures show it, and all is as before within seconds of the flood going."""
+operators' figures show it, and all is as before within seconds of the flood going. And a quiet channel
+hears the server's heartbeat."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ import websocket
 from prometheus_client.parser import text_string_to_metric_families
 
 from e2e.conftest import Server
-from tests.web.test_limits import new_room
+from tests.web.test_limits import channel, new_room
 from zerogames.web.limits import SEATED_SHARE
+from zerogames.web.live import HEARTBEAT_EVERY
 
 CAP = 160
 WATCHERS = CAP - int(CAP * SEATED_SHARE)  # watchers are let in up to here
@@ -247,3 +249,15 @@ def test_a_flood_of_channels_past_the_cap_leaves_the_site_and_its_players_unhurt
     assert pushes >= len(waits["push"]) + len(flood) and full["zerogames_push_seconds_sum"] > 0
     for friend in friends:
         friend.ws.close()
+
+
+def test_a_quiet_channel_hears_the_servers_heartbeat_every_second(server):
+    # Else a page, hearing nothing for 2.5 s, calls its channel stalled and opens another (site.js).
+    code, host = new_room(server)
+    ws = channel(server, code, cookie=host)
+    ws.send("{}")
+    assert 'id="room-version"' in ws.recv()  # the table, whole
+    began = time.monotonic()
+    assert [ws.recv() for _ in range(3)] == ["", "", ""]  # nothing changed: heartbeats, empty
+    assert time.monotonic() - began < 3 * HEARTBEAT_EVERY + 1
+    ws.close()
