@@ -16,8 +16,16 @@
   var socket = null, latest = null, channel = null, retries = 0, retry = null, held = null, heard = 0;
   // At once, then a capped jittered back-off: back within 2 s, without a stampede.
   function backoff() { return retries++ && Math.min(2000, 125 << retries) * (0.5 + Math.random() / 2); }
+  // A busy site refuses a channel unopened (503), which a page cannot read: asked over HTTP, it says so;
+  // a watcher waits the Retry-After (`busyWait`), a seated player (let in first) keeps the back-off.
+  var busyWait = 0;
+  function busy(answer) {
+    var note = byId("live-busy");
+    note.hidden = !(note.textContent = answer.status == 503 ? note.dataset.busy : "");
+    busyWait = !note.hidden && "wait" in note.dataset && 1000 * answer.headers.get("Retry-After");
+  }
   if (window.htmx) {
-    htmx.config.wsReconnectDelay = backoff;
+    htmx.config.wsReconnectDelay = function () { return busyWait * (0.5 + Math.random() / 2) || backoff(); };
     htmx.createWebSocket = function (url) { return (latest = new WebSocket(url)); };
   }
   function showStatus() {
@@ -35,9 +43,11 @@
     channel.reconnect();
   }
   // Silent 2.5 s (the server beats every second) or not open in 5 s: stalled where nothing closes.
+  // A heartbeat (empty) is swapped in as nothing, nor a table older than the one shown (pushes and
+  // answers may cross).
   on("htmx:wsBeforeMessage", function (event) {
     heard = Date.now();
-    if (!event.detail.message) event.preventDefault(event.stopImmediatePropagation());
+    if (!event.detail.message || isOlder(event.detail.message)) event.preventDefault();
   });
   setInterval(function () {
     if (Date.now() - heard > (socket ? 2500 : 5000) && (socket || latest && !latest.readyState)) reopen();
@@ -45,6 +55,7 @@
   on("htmx:wsOpen", function (event) {
     var opened = event.detail.event.target;
     channel = event.detail.socketWrapper;
+    busy(opened.opened = {});  // open: no refusal, and its close is none
     if (opened !== latest) return opened.close();
     // What this page shows: the server sends only what changed since.
     var shown = byId("room-version");
@@ -57,6 +68,7 @@
   });
   on("htmx:wsClose", function (event) {
     var closed = event.detail.event;
+    if (!closed.target.opened) fetch(byId("live-busy").dataset.ask).then(busy, busy);
     if (closed.target !== latest) return;  // given up, closing after its successor opened
     socket = null;
     showStatus();
@@ -86,25 +98,8 @@
     notice.innerHTML = '<p class="notice">Not connected: your move will be sent when the table is live again.</p>';
   }
   function isTableMove(config) { return config.verb === "post" && config.elt.closest(".live"); }
-  on("htmx:beforeRequest", function (event) {
-    if ((!socket || !navigator.onLine) && isTableMove(event.detail.requestConfig)) event.preventDefault(hold(event.detail.requestConfig));
-  });
   on("htmx:sendError", function (event) {
     if (isTableMove(event.detail.requestConfig)) reopen(hold(event.detail.requestConfig));
-  });
-
-  // A busy site refuses a channel unopened (503), which a page cannot read: asked over HTTP, it says so;
-  // a watcher waits the Retry-After, a seated player (let in first) keeps the back-off.
-  var busyWait = 0, delay = window.htmx && htmx.config.wsReconnectDelay;
-  if (delay) htmx.config.wsReconnectDelay = function (n) { return busyWait * (0.5 + Math.random() / 2) || delay(n); };
-  function busy(answer) {
-    var note = byId("live-busy");
-    note.hidden = !(note.textContent = answer.status == 503 ? note.dataset.busy : "");
-    busyWait = !note.hidden && "wait" in note.dataset && 1000 * answer.headers.get("Retry-After");
-  }
-  on("htmx:wsOpen", function (event) { busy(event.detail.event.target.opened = {}); });
-  on("htmx:wsClose", function (event) {
-    if (!event.detail.event.target.opened) fetch(byId("live-busy").dataset.ask).then(busy, busy);
   });
 
   on("click", function (event) {
@@ -123,9 +118,6 @@
     var shown = byId("room-version"), incoming = /id="room-version"[^>]*data-seq="(\d+)"/.exec(html || "");
     return shown !== null && incoming !== null && +incoming[1] < +shown.dataset.seq;
   }
-  on("htmx:wsBeforeMessage", function (event) {
-    if (isOlder(event.detail.message)) event.preventDefault();
-  });
   on("htmx:beforeSwap", function (event) {
     if (isOlder(event.detail.serverResponse)) {
       // Keep the answer's notice (a refusal's reason), not its table.
@@ -135,12 +127,14 @@
   });
 
   // An answer with the table (a stale move's) while live: the channel failed. A refusal floats beside
-  // the control used, or where it was when the answer's table replaced it.
+  // the control used, or where it was when the answer's table replaced it. A move made while the
+  // channel is down is held (above).
   var used = null, usedBox = null;
   on("htmx:beforeRequest", function (event) {
-    var trigger = event.detail.requestConfig.triggeringEvent;
+    var config = event.detail.requestConfig, trigger = config.triggeringEvent;
     used = (trigger && trigger.submitter) || event.detail.elt;
     usedBox = used.closest("#room") ? used.getBoundingClientRect() : null;
+    if ((!socket || !navigator.onLine) && isTableMove(config)) event.preventDefault(hold(config));
   });
   on("htmx:afterRequest", function (event) {
     var holder = byId("notice-holder"), box = used && used.isConnected && used.closest("#room") ? used.getBoundingClientRect() : usedBox;

@@ -5,9 +5,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
+import threading
+import time
 from pathlib import Path
 
 import brotli
+
+from zerogames.web import assets
 
 from .conftest import create_room
 
@@ -50,3 +54,21 @@ def test_scripts_and_styles_are_sent_without_their_comments_in_the_best_encoding
         assert unpack(packed.data) == plain.data
     style = ann.get("/static/css/site.css", headers={"Accept-Encoding": "identity"}).text
     assert "/*" not in style and "#notice:empty" in style
+
+
+def test_a_script_is_made_light_once_however_many_ask_for_it_while_it_is_made(tmp_path):
+    (tmp_path / "site.js").write_text("// The site's script.\nvar live = true;\n")
+    made: list[str] = []
+
+    def make(path: str) -> str:
+        made.append(path)
+        time.sleep(0.05)  # brotli at its best, on a thinking thread
+        return path
+
+    prepared = assets.PerChange(str(tmp_path), make)
+    asking = [threading.Thread(target=prepared.of, args=("site.js",)) for _ in range(4)]
+    for request in asking:
+        request.start()
+    for request in asking:
+        request.join()
+    assert len(made) == 1

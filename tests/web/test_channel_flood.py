@@ -2,12 +2,14 @@
 LIVE_CHANNELS): the home page and a table of three friends keep answering (in 200 ms typically, and
 none held up for seconds, as when the flood once took every connection the process had),
 the friends keep their channels, the watchers past the cap are refused (503, with a reason), the
-operators' figures show it, and all is as before within seconds of the flood going."""
+operators' figures show it, and all is as before within seconds of the flood going. And a quiet channel
+hears the server's heartbeat."""
 
 from __future__ import annotations
 
 import html
 import re
+import socket
 import threading
 import time
 import urllib.parse
@@ -19,9 +21,9 @@ import websocket
 from prometheus_client.parser import text_string_to_metric_families
 
 from e2e.conftest import Server
-from tests.web.test_channel_cap import watcher
-from tests.web.test_limits import new_room
+from tests.web.test_limits import channel, new_room
 from zerogames.web.limits import SEATED_SHARE
+from zerogames.web.live import HEARTBEAT_EVERY
 
 CAP = 160
 WATCHERS = CAP - int(CAP * SEATED_SHARE)  # watchers are let in up to here
@@ -43,6 +45,14 @@ def server(tmp_path) -> Iterator[Server]:
     live.start()
     yield live
     live.stop()
+
+
+def watcher(server: Server, code: str, address: int) -> websocket.WebSocket:
+    """A watcher's channel from a loopback address of its own (127.0.0.`address`)."""
+    sock = socket.create_connection(
+        ("127.0.0.1", server.port), timeout=5, source_address=(f"127.0.0.{address}", 0)
+    )
+    return websocket.create_connection(f"ws://127.0.0.1:{server.port}/r/{code}/live", timeout=5, socket=sock)
 
 
 def timed_get(server: Server, path: str, cookie: str = "") -> tuple[float, str]:
@@ -239,3 +249,15 @@ def test_a_flood_of_channels_past_the_cap_leaves_the_site_and_its_players_unhurt
     assert pushes >= len(waits["push"]) + len(flood) and full["zerogames_push_seconds_sum"] > 0
     for friend in friends:
         friend.ws.close()
+
+
+def test_a_quiet_channel_hears_the_servers_heartbeat_every_second(server):
+    # Else a page, hearing nothing for 2.5 s, calls its channel stalled and opens another (site.js).
+    code, host = new_room(server)
+    ws = channel(server, code, cookie=host)
+    ws.send("{}")
+    assert 'id="room-version"' in ws.recv()  # the table, whole
+    began = time.monotonic()
+    assert [ws.recv() for _ in range(3)] == ["", "", ""]  # nothing changed: heartbeats, empty
+    assert time.monotonic() - began < 3 * HEARTBEAT_EVERY + 1
+    ws.close()

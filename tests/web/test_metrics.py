@@ -191,3 +191,45 @@ def test_a_move_refused_because_the_database_failed_counts_as_a_database_error(
         ("zerogames_refusals_total", {"game": "zero_game", "command": "Start"}),
     ):
         assert figure(after, name, **labels) - figure(before, name, **labels) == 1
+
+
+def test_a_page_asking_why_its_channel_was_refused_is_told_and_counts_no_second_refusal(
+    app, player, operator
+):
+    ann, bea = player("Ann"), player("Bea")
+    code = create_room(ann)
+    channels = app.extensions["zerogames.limits"].channels
+    channels.open_now = channels.watchers_cap  # the watchers' share of the process taken
+
+    def refused() -> float:
+        return figures(operator)[("zerogames_live_channels_refused_total", ())]
+
+    before = refused()
+    handshake = bea.get(f"/r/{code}/live", headers={"Upgrade": "websocket", "Connection": "Upgrade"})
+    assert handshake.status_code == 503 and refused() == before + 1
+    # The page, told nothing of the refused handshake, asks over HTTP: the same answer, not counted again.
+    asked = bea.get(f"/r/{code}/live")
+    assert asked.status_code == 503 and int(asked.headers["Retry-After"]) > 0
+    assert refused() == before + 1
+    assert ann.get(f"/r/{code}/live").status_code == 204  # a seated player would be let in
+
+
+def test_a_page_whose_database_read_failed_counts_as_a_database_error(
+    app, player, registry, operator, monkeypatch
+):
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # answered 500, as in production
+    before = figures(operator)
+
+    def cannot_read(*args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(registry.store.ratings, "leaderboard_length", cannot_read)
+    assert player("Ann").get("/leaderboard/zero_game").status_code == 500
+    after = figures(operator)
+    # No command ran to count it: the failed request's own count does.
+    error = {"error": "OperationalError"}
+    assert (
+        figure(after, "zerogames_database_errors_total", **error)
+        - figure(before, "zerogames_database_errors_total", **error)
+        == 1
+    )

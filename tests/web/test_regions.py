@@ -3,7 +3,8 @@
 A live push draws a declared region from its view keys alone, and a region seen alike (or by every
 player waiting for another's turn) once for all its viewers, as a spectator sees it. These tests play
 random games of every kind and check, at every step and for every seat and a spectator, that what
-each viewer is handed is exactly what drawing the region from their whole view and seat gives.
+each viewer is handed is exactly what drawing the region from their whole view and seat gives: by a
+page (the process's memo alone) and by a live channel (its own drawings kept from push to push too).
 """
 
 from __future__ import annotations
@@ -84,9 +85,11 @@ def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Dr
         return drawn
 
 
-def handed(app, code: str, game_id: str, published, seat: int) -> render.Drawn:
+def handed(
+    app, code: str, game_id: str, published, seat: int, kept: render.Kept | None = None
+) -> render.Drawn:
     with app.test_request_context(f"/r/{code}?seat={seat}"):
-        return render.render_regions(code, game_id, published)
+        return render.render_regions(code, game_id, published, kept=kept)
 
 
 @pytest.mark.parametrize("game_id", sorted(tables.TABLES))
@@ -104,15 +107,19 @@ def test_every_viewer_is_handed_what_their_own_view_draws(app, registry, game_id
     registry.start(room, "tab-0")
     rng = random.Random(f"{game_id}/{players}")
     viewers = [*range(players), SPECTATOR]
+    channels: dict[int, render.Kept] = {seat: {} for seat in viewers}  # each viewer's live channel
     for _ in range(120):
         published = room.published
         for seat in rng.sample(viewers, len(viewers)):  # in any order, whoever draws first
-            given = handed(app, room.code, game_id, published, seat)
             whole = drawn_whole(app, room.code, game_id, published, seat)
-            assert list(given.regions) == list(whole.regions)
-            for name, html in whole.regions.items():
-                assert given.regions[name] == html, f"seat {seat}, v{published.version}: {name} differs"
-            assert given.lines == whole.lines
+            for given in (
+                handed(app, room.code, game_id, published, seat),
+                handed(app, room.code, game_id, published, seat, channels[seat]),
+            ):
+                assert list(given.regions) == list(whole.regions)
+                for name, html in whole.regions.items():
+                    assert given.regions[name] == html, f"seat {seat}, v{published.version}: {name} differs"
+                assert given.lines == whole.lines
         if room.status != "playing":
             break
         now = registry.clock()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -29,12 +30,15 @@ COMPRESSED = ["text/html", "text/css", "text/javascript", "application/javascrip
 
 
 class PerChange:
-    """What is made of each static file (its `make(path)`), made again only when the file changes."""
+    """What is made of each static file (its `make(path)`), made again only when the file changes:
+    once, however many requests ask for it while it is being made (the first visitors after a start
+    would otherwise each compress the same script at brotli's best)."""
 
     def __init__(self, folder: str, make: Callable[[str], Any]) -> None:
         self.folder = folder
         self.make = make
         self.known: dict[str, tuple[float, Any]] = {}
+        self.making = threading.Lock()  # a greenlet's lock in the gevent worker: its waiters yield
 
     def of(self, filename: str) -> Any | None:
         path = os.path.join(self.folder, filename)
@@ -44,8 +48,11 @@ class PerChange:
             return None
         kept = self.known.get(filename)
         if kept is None or kept[0] != changed:
-            kept = changed, self.make(path)
-            self.known[filename] = kept
+            with self.making:
+                kept = self.known.get(filename)
+                if kept is None or kept[0] != changed:  # not made meanwhile by another request
+                    kept = changed, self.make(path)
+                    self.known[filename] = kept
         return kept[1]
 
 

@@ -136,11 +136,15 @@ class Channels:
         self.watching: Counter[str] = Counter()
         self.lock = threading.Lock()
 
-    def open(self, address: str, uid: str, spectating: str | None) -> Lease | Full | str:
-        """A lease on one more channel, or the reason there is none."""
+    def open(
+        self, address: str, uid: str, spectating: str | None, counted: bool = True
+    ) -> Lease | Full | str:
+        """A lease on one more channel, or the reason there is none; a refusal for a full process is
+        `counted` unless this only asked whether a channel would be let in."""
         with self.lock:
             if self.open_now >= (self.watchers_cap if spectating is not None else self.cap):
-                self.refused_full += 1
+                if counted:
+                    self.refused_full += 1
                 return Full("This site has as many tables open live as it can take: try again shortly.")
             if self.by_address[address] >= self.per_address:
                 return f"This address already has {self.per_address} tables open live: close some first."
@@ -228,7 +232,11 @@ def missed() -> None:
 def open_channel(spectating: str | None) -> Lease:
     """A lease on one more live channel for this client, or a refusal before the handshake: 429 when
     this client holds its share, 503 when the process holds as many as it takes (watchers first)."""
-    lease = limits().channels.open(client_key(request.remote_addr), identity.current_uid(), spectating)
+    # A page asking over HTTP why its channel was refused (web/live.py, ask) is no second refusal.
+    counted = guard.is_live_handshake()
+    lease = limits().channels.open(
+        client_key(request.remote_addr), identity.current_uid(), spectating, counted
+    )
     if isinstance(lease, Full):
         tell_operators_full(limits().channels)
         too_many(lease.message, FULL_RETRY, 503)
