@@ -75,6 +75,11 @@ def test_a_cookie_of_the_old_kind_no_longer_speaks_for_its_account(player, regis
     with older.session_transaction() as session:
         session["uid"] = account
     assert uid_of(older) != account
+    # A guest's cookie of the old kind goes on being that guest.
+    guest = player("Old guest")
+    with guest.session_transaction() as session:
+        session["uid"] = "an-old-guest"
+    assert uid_of(guest) == "an-old-guest"
 
 
 def test_signing_out_ends_the_session_for_every_copy_of_the_cookie(player, registry):
