@@ -29,14 +29,23 @@ def seconds_in_force(facts: Facts) -> int:
 
 
 def wound(facts: Facts, now: float, bot_delay: float, closed: Mapping[str, float] | None = None) -> Facts:
-    """The facts with the deadlines of the seats the table awaits now: a seat marked away gets no more
-    than a bot's pause; a seat a bot plays, none (the bot moves). `closed` says since when each player
-    has had no page of the table open: a player gone for the length of a clock is moved for then, not
-    waited for a full clock each turn until marked away (a closed tab is not coming back to move)."""
+    """The facts with the deadlines running now (`deadlines`)."""
+    drawn = deadlines(facts, now, bot_delay, closed or {})
+    return facts if drawn == facts.deadlines else replace(facts, deadlines=drawn)
+
+
+def deadlines(
+    facts: Facts, now: float, bot_delay: float, closed: Mapping[str, float]
+) -> tuple[tuple[int, float], ...]:
+    """The deadlines of the seats the table awaits now: a seat marked away gets no more than a bot's
+    pause; a seat a bot plays, none (the bot moves). `closed` says since when each player has had no
+    page of the table open: a player gone for the length of a clock is moved for then, not waited for
+    a full clock each turn until marked away (a closed tab is not coming back to move). Derived from
+    the facts and the pages open, nothing else: a page opening again draws them anew, no command."""
     seconds = seconds_in_force(facts)
     if facts.status != "playing" or not seconds:
-        return replace(facts, deadlines=()) if facts.deadlines else facts
-    away, closed = facts.away(), closed or {}
+        return ()
+    away = facts.away()
 
     def deadline(seat: int) -> float:
         if seat in away:
@@ -46,12 +55,11 @@ def wound(facts: Facts, now: float, bot_delay: float, closed: Mapping[str, float
             return facts.last_at + seconds
         return max(facts.last_at + bot_delay, min(facts.last_at, gone_at) + seconds)
 
-    deadlines = tuple(
+    return tuple(
         (seat, deadline(seat))
         for seat in facts.rules.awaited(facts.state, now)
         if facts.seats[seat].bot is None
     )
-    return replace(facts, deadlines=deadlines)
 
 
 def counted(facts: Facts, seat: int, by: str, now: float) -> Facts:
