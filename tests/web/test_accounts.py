@@ -112,6 +112,20 @@ def test_sign_out_everywhere_else_and_a_new_password_end_the_other_sessions(play
     assert sign_in(player("Tablet"), "ann", "a new one!").status_code == 302
 
 
+def test_a_password_change_while_hashes_are_busy_is_told_to_wait_like_a_sign_in(player, monkeypatch):
+    ann = player("Ann")
+    sign_up(ann)
+
+    def busy(*_):
+        raise accounts.Busy
+
+    monkeypatch.setattr(accounts.Hasher, "in_turn", busy)
+    new = {"new": "a new one!", "again": "a new one!"}
+    answer = ann.post("/password", data={"password": PASSWORD, **new})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+    assert "busy checking passwords" in answer.text
+
+
 # Guessing
 
 
