@@ -75,6 +75,11 @@ def test_a_cookie_of_the_old_kind_no_longer_speaks_for_its_account(player, regis
     with older.session_transaction() as session:
         session["uid"] = account
     assert uid_of(older) != account
+    # A guest's cookie of the old kind goes on being that guest.
+    guest = player("Old guest")
+    with guest.session_transaction() as session:
+        session["uid"] = "an-old-guest"
+    assert uid_of(guest) == "an-old-guest"
 
 
 def test_signing_out_ends_the_session_for_every_copy_of_the_cookie(player, registry):
@@ -105,6 +110,20 @@ def test_sign_out_everywhere_else_and_a_new_password_end_the_other_sessions(play
     assert changed.status_code == 302 and heading(ann) == "ann" and heading(phone) == "Your games"
     assert sign_in(player("Tablet"), "ann").status_code == 401
     assert sign_in(player("Tablet"), "ann", "a new one!").status_code == 302
+
+
+def test_a_password_change_while_hashes_are_busy_is_told_to_wait_like_a_sign_in(player, monkeypatch):
+    ann = player("Ann")
+    sign_up(ann)
+
+    def busy(*_):
+        raise accounts.Busy
+
+    monkeypatch.setattr(accounts.Hasher, "in_turn", busy)
+    new = {"new": "a new one!", "again": "a new one!"}
+    answer = ann.post("/password", data={"password": PASSWORD, **new})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+    assert "busy checking passwords" in answer.text
 
 
 # Guessing

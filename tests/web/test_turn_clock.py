@@ -140,6 +140,27 @@ def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(p
     assert "You have until" in words(region(page(clients[second], code), "clock"))
 
 
+def test_a_player_who_moves_with_no_page_open_keeps_a_full_clock(player, registry, moment):
+    """Plain forms work without a page's live channel: a player who moves is there, page or not."""
+    code, clients = table(player, clock="30")
+    room = registry.get(code)
+    registry.bot_delay = 5.0
+    pages = [Subscriber(uid_of(client)) for client in clients]
+    for sub in pages:
+        registry.subscribe(room, sub)
+    first = room.rules.awaited(room.state, START)[0]
+    second = (first + 1) % 3
+    registry.unsubscribe(room, pages[second])
+    moment.now = START + 40
+    act(clients[first], code, json.dumps(room.rules.legal_actions(room.state, first)[0]))
+    assert room.published.deadlines == ((second, START + 45),)  # gone a clock's length: a bot's pause
+    act(clients[second], code, json.dumps(room.rules.legal_actions(room.state, second)[0]))
+    while room.rules.awaited(room.state, moment())[0] != second:
+        seat = room.rules.awaited(room.state, moment())[0]
+        act(clients[seat], code, json.dumps(room.rules.legal_actions(room.state, seat)[0]))
+    assert room.published.deadlines == ((second, moment() + 30),)
+
+
 def test_im_back_ends_being_away_and_so_does_a_move_of_ones_own(player, registry, moment):
     code, clients = table(player, clock="30")
     room = registry.get(code)

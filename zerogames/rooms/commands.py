@@ -85,20 +85,24 @@ class Dealt:
 
 
 @dataclass(frozen=True)
-class Start:
+class Deal:
+    """What a game is dealt from: the player who deals, and how its seed is made (rooms.lobby)."""
+
     uid: str
     seed: int | None = None  # a chosen deal (tests, development mode): stacked, not fair
     draw: Draw | None = None
-    contribution: str | None = None  # the starting player's own, from their browser
+    contribution: str | None = None  # the dealing player's own, from their browser
     dealt: Dealt | None = None  # how the chosen seed was made, if it was fairly
 
 
 @dataclass(frozen=True)
-class Rematch:
-    uid: str
-    seed: int | None = None
-    draw: Draw | None = None
-    contribution: str | None = None
+class Start(Deal):
+    """The host deals a game."""
+
+
+@dataclass(frozen=True)
+class Rematch(Deal):
+    """A player at the table deals the next game, the seats as they are."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from . import ranked, turn_clock
 from .commands import (
     AddBot,
     Context,
+    Deal,
     Decision,
     Join,
     Leave,
@@ -141,17 +142,14 @@ def start(facts: Facts, command: Start, context: Context) -> Verdict:
     return dealt(facts, command, context)
 
 
-def the_deal(
-    facts: Facts, command: Start | Rematch, options: dict[str, Any]
-) -> tuple[int, Fairness, str | None]:
+def the_deal(facts: Facts, command: Deal, options: dict[str, Any]) -> tuple[int, Fairness, str | None]:
     """The game's seed, how it was made, and the secret it was made from (zerogames.fairness): from the
     room's committed secret and every seat's contribution (the one who deals sends their own), unless
     the deal was chosen (a seed named, or stacked decks in the options), which the table then says."""
     if command.seed is not None:
-        dealt = command.dealt if isinstance(command, Start) else None
-        if dealt is None:
+        if command.dealt is None:
             return command.seed, Fairness(STACKED), None
-        return command.seed, dealt.fairness, dealt.secret
+        return command.seed, command.dealt.fairness, command.dealt.secret
     assert command.draw is not None and facts.secret is not None  # the registry draws; rooms have one
     mine, dealer = contribution(command.contribution), facts.seat_of(command.uid)
     # Each player's own as they took their seat, the dealer's as they pressed; the server's for the rest.
@@ -163,7 +161,7 @@ def the_deal(
     return seed, (Fairness(STACKED) if options.get("decks") else fairness), facts.secret
 
 
-def dealt(facts: Facts, command: Start | Rematch, context: Context) -> Verdict:
+def dealt(facts: Facts, command: Deal, context: Context) -> Verdict:
     rules, players = facts.rules, len(facts.seats)
     if not rules.min_players <= players <= rules.max_players:
         return Refusal(

@@ -56,7 +56,7 @@ def act(facts: Facts, command: Act, context: Context) -> Verdict:
     # A player who moves is back, and takes their seat back from a bot playing it for them: part of the
     # move, so a move the rules refuse takes nothing back.
     back = taken_back(facts, own)
-    verdict = moved(back, own, action, f"player:{command.uid}", context)
+    verdict = moved(back, own, action, f"{turn_clock.PLAYER}{command.uid}", context)
     if not isinstance(verdict, Decision):
         return verdict
     after = replace(verdict.facts, last_sent={**facts.last_sent, own: (str(command.version), action)})

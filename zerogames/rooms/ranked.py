@@ -39,8 +39,8 @@ def why_no_bots(facts: Facts) -> str | None:
 
 def with_ratings(facts: Facts, store: Store, rated: Sequence[Line] = ()) -> Facts:
     """The facts with each seat's rating at the room's game, as shown beside its name at a ranked table
-    ("0?" for a player not rated yet); none at an unranked one. `rated`: the lines of a game ending with
-    this change, whose new ratings the store writes with it (and so shows here already)."""
+    (1000 for a player not rated yet: `Rating.shown`); none at an unranked one. `rated`: the lines of a
+    game ending with this change, whose new ratings the store writes with it (and so shows here already)."""
     if not facts.ranked:
         return replace(facts, ratings=()) if facts.ratings else facts
     uids = [seat.uid for seat in facts.seats if seat.uid]

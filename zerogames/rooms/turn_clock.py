@@ -19,6 +19,7 @@ from zerogames import bots, clock
 from .facts import Facts
 
 TIMEOUT = "timeout"
+PLAYER = "player:"  # a move of the player's own is logged by "player:<uid>"
 # The bot that moves for a seat whose time ran out: simple, legal, and quick to decide.
 TIMEOUT_LEVEL = "easy"
 
@@ -29,40 +30,53 @@ def seconds_in_force(facts: Facts) -> int:
 
 
 def wound(facts: Facts, now: float, bot_delay: float, closed: Mapping[str, float] | None = None) -> Facts:
-    """The facts with the deadlines of the seats the table awaits now: a seat marked away gets no more
-    than a bot's pause; a seat a bot plays, none (the bot moves). `closed` says since when each player
-    has had no page of the table open: a player gone for the length of a clock is moved for then, not
-    waited for a full clock each turn until marked away (a closed tab is not coming back to move)."""
+    """The facts with the deadlines running now (`deadlines`)."""
+    drawn = deadlines(facts, now, bot_delay, closed or {})
+    return facts if drawn == facts.deadlines else replace(facts, deadlines=drawn)
+
+
+def deadlines(
+    facts: Facts, now: float, bot_delay: float, closed: Mapping[str, float]
+) -> tuple[tuple[int, float], ...]:
+    """The deadlines of the seats the table awaits now: a seat marked away gets no more than a bot's
+    pause; a seat a bot plays, none (the bot moves). `closed` says since when each player has had no
+    page of the table open: a player gone for the length of a clock is moved for then, not waited for
+    a full clock each turn until marked away (a closed tab is not coming back to move), unless they
+    have moved since (plain forms work without a page's live channel). Derived from the facts and the
+    pages open, nothing else: a page opening again draws them anew, no command."""
     seconds = seconds_in_force(facts)
     if facts.status != "playing" or not seconds:
-        return replace(facts, deadlines=()) if facts.deadlines else facts
-    away, closed = facts.away(), closed or {}
+        return ()
+    away = facts.away()
 
     def deadline(seat: int) -> float:
         if seat in away:
             return facts.last_at + bot_delay
-        gone_at = closed.get(facts.seats[seat].uid or "")
-        if gone_at is None:
+        uid = facts.seats[seat].uid or ""
+        gone_at = closed.get(uid)
+        if gone_at is None or facts.moved_at.get(uid, gone_at) > gone_at:
             return facts.last_at + seconds
         return max(facts.last_at + bot_delay, min(facts.last_at, gone_at) + seconds)
 
-    deadlines = tuple(
+    return tuple(
         (seat, deadline(seat))
         for seat in facts.rules.awaited(facts.state, now)
         if facts.seats[seat].bot is None
     )
-    return replace(facts, deadlines=deadlines)
 
 
 def counted(facts: Facts, seat: int, by: str, now: float) -> Facts:
-    """What a logged action means to the clock: the time every deadline counts from, and the seat's
-    timeouts in a row (a move of the player's own ends the run, and with it being away)."""
-    timeouts = dict(facts.timeouts)
+    """What a logged action means to the clock: the time every deadline counts from, the seat's
+    timeouts in a row (a move of the player's own ends the run, and with it being away), and when the
+    player last moved themselves."""
+    timeouts, moved_at = dict(facts.timeouts), facts.moved_at
     if by == TIMEOUT:
         timeouts[seat] = timeouts.get(seat, 0) + 1
-    elif by.startswith("player:"):
+    elif by.startswith(PLAYER):
         timeouts.pop(seat, None)
-    return replace(facts, last_at=now, timed_out=seat if by == TIMEOUT else None, timeouts=timeouts)
+        moved_at = {**moved_at, by.removeprefix(PLAYER): now}
+    timed_out = seat if by == TIMEOUT else None
+    return replace(facts, last_at=now, timed_out=timed_out, timeouts=timeouts, moved_at=moved_at)
 
 
 def started(facts: Facts, now: float) -> Facts:

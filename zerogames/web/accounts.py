@@ -199,7 +199,7 @@ def password():
         check_password(account, account.username, request.form.get("password", ""))
         web_registry().store.players.change_password(account.id, hasher().hash(new))
     except Refusal as refusal:
-        return render_template("accounts/password.html", error=refusal.reason), 400
+        return refused("accounts/password.html", refusal)
     identity.sign_out_elsewhere()
     flash("Password changed: every other browser signed in to this account is signed out.", "info")
     return redirect(url_for("players.me"))

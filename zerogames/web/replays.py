@@ -62,9 +62,9 @@ def table_room(replay: Replay, n: int, me: int | None) -> RoomInfo:
 
 
 def draw_table(replay: Replay, n: int, me: int | None, view: dict[str, Any]) -> str:
-    """The game's table at step n, drawn by its own templates (with no move to make)."""
+    """The game's table at step n, drawn by its own templates (its view has no move to make: Replay.view)."""
     room = table_room(replay, n, me)
-    context = {"tab": {}, "my_name": None, "act_url": None, "room": room, "view": {**view, "legal": []}}
+    context = {"tab": {}, "my_name": None, "act_url": None, "room": room, "view": view}
     context |= {"now": replay.steps[n].now, "replay": True}
     return room_body(render.draw_whole(replay.record.game, room, context), room.status, replay.record.game)
 
