@@ -58,14 +58,7 @@ def settings(tmp_path, database_url) -> dict:
 def app(settings):
     app = runtime.start(create_app(settings))
     yield app
-    close_postgres(app)
-
-
-def close_postgres(app) -> None:
-    """A PostgreSQL store's connection goes with its test (a server takes a hundred at most); SQLite's
-    stays for the bots still thinking when the test ends."""
-    if app.config["DATABASE_URL"]:
-        app.extensions["zerogames"].store.close()
+    runtime.stop(app)  # its store's connection goes with its test (a server takes a hundred at most)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from tests.games.playouts import strings_in
 from tests.games.stacking import deck_dealing
-from tests.web.conftest import close_postgres, create_room, join, on_both_stores, uid_of, wait_until, words
+from tests.web.conftest import create_room, join, on_both_stores, uid_of, wait_until, words
 from zerogames.games import GAMES
 from zerogames.games.cards import STANDARD_DECK, card_name
 from zerogames.rooms import Refused
@@ -31,7 +31,7 @@ def app(settings):
 
     app = runtime.start(create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"}))
     yield app
-    close_postgres(app)
+    runtime.stop(app)
 
 
 def started_with_bots(client, game="zero_game", bots=2) -> str:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 from app import create_app
 from tests.web.conftest import act, create_room, join, on_both_stores
-from zerogames import runtime
+from tests.web.weather import anns_moves, move, table_with_two_bots
+from zerogames import bots, runtime
 from zerogames.store import SNAPSHOT_EVERY
 
 
@@ -59,6 +62,36 @@ def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
     assert code not in restarted.extensions["zerogames"].rooms
     back = restarted.extensions["zerogames"].get(code)
     assert back.status == "over" and room.rules.result(back.state) == room.rules.result(room.state)
+
+
+@on_both_stores
+def test_a_server_stopping_waits_for_a_bot_still_thinking_and_makes_no_move_after(
+    player, app, registry, monkeypatch
+):
+    """Nothing of the rooms outlives their store: a bot thinking when the server stops is waited for,
+    and its move is not made (a restart asks the bot again)."""
+    thinking, think_on = threading.Event(), threading.Event()
+    choose = bots.Bot.choose
+
+    def slowly(bot, *args):
+        thinking.set()
+        think_on.wait(5)
+        return choose(bot, *args)
+
+    monkeypatch.setattr(bots.Bot, "choose", slowly)
+    ann, room = table_with_two_bots(player, registry)
+    while not thinking.wait(0.05):
+        if anns_moves(room, registry):
+            move(ann, room, registry)
+    version = room.version
+    stopping = threading.Thread(target=runtime.stop, args=(app,))
+    stopping.start()
+    time.sleep(0.2)
+    assert stopping.is_alive(), "the store was closed under a bot still thinking"
+    think_on.set()
+    stopping.join(5)
+    assert not stopping.is_alive() and not registry.bots.thinking
+    assert room.version == version
 
 
 @on_both_stores

@@ -67,6 +67,12 @@ class RoomRegistry:
         self.owners = Owners(self)
         self.restored = False  # whether `restore` has brought back the rooms unfinished at start
 
+    def stop(self) -> None:
+        """Nothing of the registry runs from now on (its timers, its bots' moves), so that its store
+        may be closed: a task or a bot's thought on the way is waited for."""
+        self.scheduler.stop()
+        self.bots.stop()
+
     # Carrying out commands
 
     def run(self, room: Room, command: c.Command) -> Any:
