@@ -5,8 +5,11 @@ with no process restarted and nothing acknowledged lost."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import sqlite3
 import threading
+import time
 from html import unescape
 
 import psycopg
@@ -101,6 +104,29 @@ def test_postgresql_stopped_then_started_again(player, slow_bots, own_server):
     ann, room = table_with_two_bots(player, slow_bots)
     figures = drill(ann, room, slow_bots, own_server.halt, own_server.resume)
     assert max(figures.values()) < BACK_WITHIN, figures
+
+
+def test_the_database_away_is_told_once_in_the_log_and_its_return_once(own_server, caplog):
+    """The pool tries to reach the database every second or so: an operator reads of it once."""
+    store = open_store(own_server.new_database())
+    own_server.halt()
+    refused_until = time.monotonic() + 3.0
+    while time.monotonic() < refused_until:
+        with pytest.raises(Unavailable):
+            store.rooms.load("ABCD")
+        time.sleep(0.1)
+    own_server.resume()
+    wait_until(lambda: reached(store))
+    store.close()
+    told = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert sum("error connecting" in said for said in told) == 1, told
+    assert sum("can be reached again" in said for said in told) == 1, told
+
+
+def reached(store) -> bool:
+    with contextlib.suppress(Unavailable):
+        return store.rooms.load("ABCD") is None
+    return False
 
 
 def test_a_process_starting_beside_a_live_writer_does_not_wait_on_it(postgres_server):
