@@ -27,6 +27,11 @@ def pytest_generate_tests(metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def postgres_server():
+    yield from a_postgres_server()
+
+
+def a_postgres_server():
+    """A PostgreSQL server started for as long as the fixture that yields from this lasts."""
     if not postgres.available():
         pytest.skip("no PostgreSQL on this machine (`make test` installs it where it can)")
     server = postgres.PostgresServer().start()

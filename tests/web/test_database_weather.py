@@ -15,8 +15,7 @@ from html import unescape
 import psycopg
 import pytest
 
-from tests import postgres
-from tests.web.conftest import as_player, create_room, wait_until
+from tests.web.conftest import a_postgres_server, as_player, create_room, wait_until
 from tests.web.test_turn_clock import START, due, log_of, table
 from tests.web.test_turn_clock import moment as moment  # the fixture: a clock the test moves
 from tests.web.weather import BACK_WITHIN, UNSAVED, anns_moves, drill, move, table_with_two_bots
@@ -85,11 +84,7 @@ def test_sqlite_read_only_or_full_then_writable_again(player, slow_bots, fault):
 @pytest.fixture
 def own_server():
     """A PostgreSQL server of the test's own, to stop and start again."""
-    if not postgres.available():
-        pytest.skip("no PostgreSQL on this machine (`make test` installs it where it can)")
-    server = postgres.PostgresServer().start()
-    yield server
-    server.stop()
+    yield from a_postgres_server()
 
 
 @pytest.fixture
