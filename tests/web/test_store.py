@@ -51,6 +51,7 @@ def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings)
     back = again.get(code)
     assert room.rules.dump(back.state) == room.rules.dump(room.state)
     assert back.version == room.version and [s.uid for s in back.seats] == [s.uid for s in room.seats]
+    runtime.stop(restarted)
 
 
 @on_both_stores
@@ -62,6 +63,7 @@ def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
     assert code not in restarted.extensions["zerogames"].rooms
     back = restarted.extensions["zerogames"].get(code)
     assert back.status == "over" and room.rules.result(back.state) == room.rules.result(room.state)
+    runtime.stop(restarted)
 
 
 @on_both_stores
