@@ -186,14 +186,16 @@ class GoneDisk:
         raise error
 
 
-def test_a_page_that_needs_the_store_while_it_is_away_says_so_and_never_answers_500(player, registry):
+def test_a_page_that_needs_the_store_while_it_is_away_says_so_and_never_answers_500(
+    player, registry, monkeypatch
+):
     ann, bea = player("Ann"), player("Bea")
     registry.store.players.sign_up("ann", "Ann", "ann", "not a password hash")
     as_player(ann, "ann")
     code = create_room(bea)
-    connection, registry.store.db.sqlite = registry.store.db.sqlite, GoneDisk()
+    monkeypatch.setattr(registry.store.db, "sqlite", GoneDisk())
     signed_in = ann.get(f"/r/{code}")  # whose session only the store knows
     assert signed_in.status_code == 503 and UNSAVED in unescape(signed_in.text)
     assert bea.get(f"/r/{code}").status_code == 200, "a guest's table page is drawn from memory"
-    registry.store.db.sqlite = connection
+    monkeypatch.undo()
     assert ann.get(f"/r/{code}").status_code == 200
