@@ -8,11 +8,13 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from app import create_app
 from tests.web.conftest import act, create_room, join, on_both_stores
 from tests.web.weather import anns_moves, move, table_with_two_bots
 from zerogames import bots, runtime
-from zerogames.store import SNAPSHOT_EVERY
+from zerogames.store import SNAPSHOT_EVERY, Unavailable, open_store
 
 
 def five_player_game(player, registry, actions: int):
@@ -94,6 +96,20 @@ def test_a_server_stopping_waits_for_a_bot_still_thinking_and_makes_no_move_afte
     stopping.join(5)
     assert not stopping.is_alive() and not registry.bots.thinking
     assert room.version == version
+
+
+def test_a_closed_store_on_postgresql_takes_no_room_again(postgres_server):
+    """The listener's last look at the owner's connection may come after the store closed it: it makes
+    no connection again, which would take back the rooms the process owned."""
+    url = postgres_server.new_database()
+    store = open_store(url)
+    assert store.peers.own("ABCD")
+    store.close()
+    with pytest.raises(Unavailable):
+        store.peers.execute("select 1", [])
+    other = open_store(url)
+    assert other.peers.own("ABCD")
+    other.close()
 
 
 @on_both_stores

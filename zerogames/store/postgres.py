@@ -222,6 +222,8 @@ class PostgresPeers(Peers):
         with self.lock:
             try:
                 if lost(self.owner):
+                    if self.closed:  # the listener's last look, say: no connection is made again
+                        raise Unavailable(RuntimeError("the store is closed"))
                     self.reconnect()
                 assert self.owner is not None
                 return self.owner.execute(in_postgres(sql), params).fetchone()
