@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from zerogames import bots, metrics
 from zerogames.offload import off_the_loop
 
-from .commands import RETRY_UNSAVED, BotMove, Unsaved
+from .commands import BotMove, Unsaved
 from .play import ASKED_AGAIN
 
 if TYPE_CHECKING:
@@ -123,9 +123,7 @@ class BotDriver:
                 answer = self.registry.carry_out(room, BotMove(seat, bot.level, asked, action))
             except Unsaved:  # the store could not write it: the bot is asked again in a moment
                 room.pending_bots.add(seat)
-                self.registry.scheduler.call_at(
-                    self.registry.clock() + RETRY_UNSAVED, lambda: self.ask(room, seat)
-                )
+                self.registry.again_soon(lambda: self.ask(room, seat))
                 return
             if answer == ASKED_AGAIN:  # the table changed while it thought: ask on it as it is now
                 self.schedule(room, self.registry.clock())
