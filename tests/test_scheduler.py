@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 from zerogames.rooms import scheduler as timers
 from zerogames.rooms.scheduler import Scheduler
 
@@ -45,3 +48,27 @@ def test_cancelled_timers_do_not_pile_up(monkeypatch):
         scheduler.call_at(200.0 + moment, lambda: None).cancel()
     assert len(scheduler.queue) < 25
     assert scheduler.pending() == [kept.when]
+
+
+def test_a_stopped_scheduler_waits_for_the_task_running_and_runs_no_other():
+    """What the site's rooms set going stops with them, before their store closes."""
+    running, go_on, ran = threading.Event(), threading.Event(), []
+
+    def slow() -> None:
+        running.set()
+        go_on.wait(5)
+        ran.append("slow")
+
+    scheduler = Scheduler(time.time)
+    scheduler.call_at(time.time(), slow)
+    scheduler.call_at(time.time(), lambda: ran.append("due"))
+    running.wait(5)
+    stopping = threading.Thread(target=scheduler.stop)
+    stopping.start()
+    stopping.join(0.1)
+    assert stopping.is_alive(), "the task running was not waited for"
+    go_on.set()
+    stopping.join(5)
+    scheduler.call_at(time.time(), lambda: ran.append("after"))
+    time.sleep(0.4)
+    assert ran == ["slow"] and scheduler.pending() == [] and not scheduler.thread.is_alive()

@@ -130,10 +130,13 @@ def recompute(history: Iterable[tuple[str, Sequence[Line], float]]) -> Iterator[
     """Every rated game again, in the order they ended, each as (game id, its lines, when it ended):
     yields the ratings of each game's players after it, from nothing but the games before it."""
     ratings: dict[str, dict[str, Rating]] = {}
-    tables: dict[str, list[Together]] = {}
+    # The earlier games of each game among each set of players: only those can be repeats, and a
+    # look through every earlier game for each one would grow with the square of the history.
+    tables: dict[tuple[str, frozenset[str]], list[Together]] = {}
     for game, played, ended in history:
-        of_game, earlier = ratings.setdefault(game, {}), tables.setdefault(game, [])
+        players = frozenset(line.player for line in played)
+        of_game, earlier = ratings.setdefault(game, {}), tables.setdefault((game, players), [])
         after = rate_game(of_game, earlier, played, ended)
         of_game.update(after)
-        earlier.append((frozenset(line.player for line in played), ended))
+        earlier.append((players, ended))
         yield after

@@ -3,8 +3,8 @@ store's connection, every unfinished room back from its log with its bots and cl
 the other processes, and in the gevent worker the checkpoints of SQLite's log.
 
 `start(app)` is called once per serving process: by gunicorn's worker hook (zerogames/serving.py),
-by `python app.py`, and by the tests, whose app is served without gunicorn. `stop(app)` lets the
-database go.
+by `python app.py`, and by the tests, whose app is served without gunicorn. `stop(app)` stops its
+rooms' timers and bots, then lets the database go.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ def start(app: Flask) -> Flask:
 
 
 def stop(app: Flask) -> None:
-    app.extensions["zerogames"].store.close()
+    registry: RoomRegistry = app.extensions["zerogames"]
+    registry.stop()
+    registry.store.close()
 
 
 def checkpoint_in_a_thread(registry: RoomRegistry) -> None:

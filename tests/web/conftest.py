@@ -28,6 +28,11 @@ def pytest_generate_tests(metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def postgres_server():
+    yield from a_postgres_server()
+
+
+def a_postgres_server():
+    """A PostgreSQL server started for as long as the fixture that yields from this lasts."""
     if not postgres.available():
         pytest.skip("no PostgreSQL on this machine (`make test` installs it where it can)")
     server = postgres.PostgresServer().start()
@@ -59,14 +64,7 @@ def settings(tmp_path, database_url) -> dict:
 def app(settings):
     app = runtime.start(create_app(settings))
     yield app
-    close_postgres(app)
-
-
-def close_postgres(app) -> None:
-    """A PostgreSQL store's connection goes with its test (a server takes a hundred at most); SQLite's
-    stays for the bots still thinking when the test ends."""
-    if app.config["DATABASE_URL"]:
-        app.extensions["zerogames"].store.close()
+    runtime.stop(app)  # its store's connection goes with its test (a server takes a hundred at most)
 
 
 @pytest.fixture
@@ -143,6 +141,21 @@ def wait_until(condition, seconds: float = 5.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def with_bots(client, game="zero_game", bots=2) -> str:
+    """A room this client made, its other seats Easy bots, not yet started: its code."""
+    code = create_room(client, game)
+    for _ in range(bots):
+        client.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
+    return code
+
+
+def started_with_bots(client, game="zero_game", bots=2) -> str:
+    """A game this client started against Easy bots (it waits for the client's moves): its room."""
+    code = with_bots(client, game, bots)
+    client.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    return code
 
 
 def to_the_end(client, room) -> None:

@@ -9,7 +9,7 @@ from html import unescape
 import pytest
 from werkzeug.security import generate_password_hash
 
-from tests.web.conftest import close_postgres, create_room, on_both_stores, uid_of
+from tests.web.conftest import create_room, on_both_stores, uid_of
 from tests.web.test_records import PASSWORD, sign_in, sign_up
 from zerogames import accounts, runtime
 
@@ -23,7 +23,7 @@ def app(settings):
 
     app = runtime.start(create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"}))
     yield app
-    close_postgres(app)
+    runtime.stop(app)
 
 
 @pytest.fixture(autouse=True)

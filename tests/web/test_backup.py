@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from app import create_app
-from tests.web.conftest import act, as_player, create_room, uid_of, wait_until
+from tests.web.conftest import act, as_player, started_with_bots, uid_of, wait_until
 from zerogames import runtime
 from zerogames.launch import ROOT
 
@@ -51,10 +51,7 @@ def test_a_backup_taken_while_moves_are_made_restores_to_a_site_that_plays_on(
     player, registry, settings, tmp_path
 ):
     ann = player("Ann")
-    code = create_room(ann)
-    for _ in range(2):
-        ann.post(f"/r/{code}/bots", headers=HX)
-    ann.post(f"/r/{code}/start", headers=HX)
+    code = started_with_bots(ann)
     room = registry.get(code)
     playing = threading.Event()
     done = threading.Event()
@@ -98,3 +95,4 @@ def test_a_backup_taken_while_moves_are_made_restores_to_a_site_that_plays_on(
     play_on(client, back, code, 40)
     with sqlite3.connect(restored) as check:
         assert check.execute("select count(*) from actions").fetchone()[0] > kept + 40
+    runtime.stop(site)

@@ -21,9 +21,8 @@ from zerogames.store import Store
 
 def rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, as the store holds them."""
-    with store.db.lock:
-        names = [row[0] for row in store.db.execute("select name from sqlite_master where type = 'table'")]
-        return {name: sorted(map(repr, store.db.execute(f"select * from {name}"))) for name in names}
+    names = [name for (name,) in store.db.rows("select name from sqlite_master where type = 'table'")]
+    return {name: sorted(map(repr, store.db.rows(f"select * from {name}"))) for name in names}
 
 
 def persisted(facts: Facts) -> tuple[Any, ...]:

@@ -5,15 +5,17 @@ with no process restarted and nothing acknowledged lost."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import sqlite3
 import threading
+import time
 from html import unescape
 
 import psycopg
 import pytest
 
-from tests import postgres
-from tests.web.conftest import as_player, create_room, wait_until
+from tests.web.conftest import a_postgres_server, as_player, create_room, wait_until
 from tests.web.test_turn_clock import START, due, log_of, table
 from tests.web.test_turn_clock import moment as moment  # the fixture: a clock the test moves
 from tests.web.weather import BACK_WITHIN, UNSAVED, anns_moves, drill, move, table_with_two_bots
@@ -82,11 +84,7 @@ def test_sqlite_read_only_or_full_then_writable_again(player, slow_bots, fault):
 @pytest.fixture
 def own_server():
     """A PostgreSQL server of the test's own, to stop and start again."""
-    if not postgres.available():
-        pytest.skip("no PostgreSQL on this machine (`make test` installs it where it can)")
-    server = postgres.PostgresServer().start()
-    yield server
-    server.stop()
+    yield from a_postgres_server()
 
 
 @pytest.fixture
@@ -101,6 +99,29 @@ def test_postgresql_stopped_then_started_again(player, slow_bots, own_server):
     ann, room = table_with_two_bots(player, slow_bots)
     figures = drill(ann, room, slow_bots, own_server.halt, own_server.resume)
     assert max(figures.values()) < BACK_WITHIN, figures
+
+
+def test_the_database_away_is_told_once_in_the_log_and_its_return_once(own_server, caplog):
+    """The pool tries to reach the database every second or so: an operator reads of it once."""
+    store = open_store(own_server.new_database())
+    own_server.halt()
+    refused_until = time.monotonic() + 3.0
+    while time.monotonic() < refused_until:
+        with pytest.raises(Unavailable):
+            store.rooms.load("ABCD")
+        time.sleep(0.1)
+    own_server.resume()
+    wait_until(lambda: reached(store))
+    store.close()
+    told = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert sum("error connecting" in said for said in told) == 1, told
+    assert sum("can be reached again" in said for said in told) == 1, told
+
+
+def reached(store) -> bool:
+    with contextlib.suppress(Unavailable):
+        return store.rooms.load("ABCD") is None
+    return False
 
 
 def test_a_process_starting_beside_a_live_writer_does_not_wait_on_it(postgres_server):
@@ -165,14 +186,16 @@ class GoneDisk:
         raise error
 
 
-def test_a_page_that_needs_the_store_while_it_is_away_says_so_and_never_answers_500(player, registry):
+def test_a_page_that_needs_the_store_while_it_is_away_says_so_and_never_answers_500(
+    player, registry, monkeypatch
+):
     ann, bea = player("Ann"), player("Bea")
     registry.store.players.sign_up("ann", "Ann", "ann", "not a password hash")
     as_player(ann, "ann")
     code = create_room(bea)
-    connection, registry.store.db.sqlite = registry.store.db.sqlite, GoneDisk()
+    monkeypatch.setattr(registry.store.db, "sqlite", GoneDisk())
     signed_in = ann.get(f"/r/{code}")  # whose session only the store knows
     assert signed_in.status_code == 503 and UNSAVED in unescape(signed_in.text)
     assert bea.get(f"/r/{code}").status_code == 200, "a guest's table page is drawn from memory"
-    registry.store.db.sqlite = connection
+    monkeypatch.undo()
     assert ann.get(f"/r/{code}").status_code == 200

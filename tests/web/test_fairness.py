@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from tests.web.conftest import create_room, on_both_stores, page, to_the_end, uid_of, words
+from tests.web.conftest import on_both_stores, page, to_the_end, uid_of, with_bots, words
 from zerogames import fairness, runtime
 from zerogames.web import render, viewmodel
 
@@ -22,13 +22,6 @@ pytestmark = on_both_stores
 
 CHECKER = Path(__file__).resolve().parents[2] / "tools" / "check_deal.py"
 MINE = "c0ffee" * 8
-
-
-def with_bots(client, game="zero_game") -> str:
-    code = create_room(client, game)
-    for _ in range(2):
-        client.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
-    return code
 
 
 def every_push(app, room, uid: str) -> str:

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.web.conftest import act, create_room, wait_until
+from tests.web.conftest import act, create_room, started_with_bots, wait_until, with_bots
 from zerogames.games.cards import STANDARD_DECK, card_name, short_name
 from zerogames.store.connection import Unavailable
 
@@ -43,10 +43,7 @@ def operator(player):
 def test_the_figures_move_as_a_game_is_played_and_name_no_card_nor_player(player, registry, operator):
     ann = player("Annabel")
     before = figures(operator)
-    code = create_room(ann)
-    for _ in range(2):
-        ann.post(f"/r/{code}/bots", headers=HX)
-    ann.post(f"/r/{code}/start", headers=HX)
+    code = started_with_bots(ann)
     room = registry.get(code)
     moves = refused = 0
     while room.status != "over":
@@ -122,9 +119,7 @@ def test_a_failed_request_leaves_one_line_without_secrets_and_is_counted(
 ):
     app.config["PROPAGATE_EXCEPTIONS"] = False  # answered 500, as in production
     ann = player("Annabel")
-    code = create_room(ann)
-    for _ in range(2):
-        ann.post(f"/r/{code}/bots", headers=HX)
+    code = with_bots(ann)
     before = figures(operator)
 
     def broken(*args: object) -> None:
@@ -174,9 +169,7 @@ def test_a_move_refused_because_the_database_failed_counts_as_a_database_error(
     player, registry, operator, monkeypatch
 ):
     ann = player("Ann")
-    code = create_room(ann)
-    for _ in range(2):
-        ann.post(f"/r/{code}/bots", headers=HX)
+    code = with_bots(ann)
     before = figures(operator)
 
     def cannot_save(*args: object) -> None:  # as the store's connection says a full disk

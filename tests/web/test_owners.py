@@ -9,7 +9,7 @@ import time
 import pytest
 
 from app import create_app
-from tests.web.conftest import close_postgres, version_of, wait_until
+from tests.web.conftest import version_of, wait_until
 from tests.web.test_store import five_player_game
 from zerogames import runtime
 from zerogames.rooms import Refused, Subscriber, owners
@@ -26,7 +26,7 @@ def other(settings):
     """A second server on the same database."""
     app = runtime.start(create_app(settings))
     yield app
-    close_postgres(app)
+    runtime.stop(app)
 
 
 def test_a_room_is_taken_over_from_its_log_when_its_owner_dies(player, registry, other):

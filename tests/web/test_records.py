@@ -12,10 +12,10 @@ import pytest
 from tests.games.playouts import strings_in
 from tests.games.stacking import deck_dealing
 from tests.web.conftest import (
-    close_postgres,
     create_room,
     join,
     on_both_stores,
+    started_with_bots,
     to_the_end,
     uid_of,
     wait_until,
@@ -40,16 +40,7 @@ def app(settings):
 
     app = runtime.start(create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"}))
     yield app
-    close_postgres(app)
-
-
-def started_with_bots(client, game="zero_game", bots=2) -> str:
-    """A game this client started against Easy bots (it waits for the client's moves): its room."""
-    code = create_room(client, game)
-    for _ in range(bots):
-        client.post(f"/r/{code}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
-    client.post(f"/r/{code}/start", headers={"HX-Request": "true"})
-    return code
+    runtime.stop(app)
 
 
 def play_against_bots(client, registry, game="zero_game", bots=2) -> str:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
 from pathlib import Path
+
+import pytest
 
 from app import create_app
 from tests.web.conftest import act, create_room, join, on_both_stores
-from zerogames import runtime
-from zerogames.store import SNAPSHOT_EVERY
+from tests.web.weather import anns_moves, move, table_with_two_bots
+from zerogames import bots, runtime
+from zerogames.store import SNAPSHOT_EVERY, Unavailable, open_store
 
 
 def five_player_game(player, registry, actions: int):
@@ -48,6 +53,7 @@ def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings)
     back = again.get(code)
     assert room.rules.dump(back.state) == room.rules.dump(room.state)
     assert back.version == room.version and [s.uid for s in back.seats] == [s.uid for s in room.seats]
+    runtime.stop(restarted)
 
 
 @on_both_stores
@@ -59,6 +65,51 @@ def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
     assert code not in restarted.extensions["zerogames"].rooms
     back = restarted.extensions["zerogames"].get(code)
     assert back.status == "over" and room.rules.result(back.state) == room.rules.result(room.state)
+    runtime.stop(restarted)
+
+
+@on_both_stores
+def test_a_server_stopping_waits_for_a_bot_still_thinking_and_makes_no_move_after(
+    player, app, registry, monkeypatch
+):
+    """Nothing of the rooms outlives their store: a bot thinking when the server stops is waited for,
+    and its move is not made (a restart asks the bot again)."""
+    thinking, think_on = threading.Event(), threading.Event()
+    choose = bots.Bot.choose
+
+    def slowly(bot, *args):
+        thinking.set()
+        think_on.wait(5)
+        return choose(bot, *args)
+
+    monkeypatch.setattr(bots.Bot, "choose", slowly)
+    ann, room = table_with_two_bots(player, registry)
+    while not thinking.wait(0.05):
+        if anns_moves(room, registry):
+            move(ann, room, registry)
+    version = room.version
+    stopping = threading.Thread(target=runtime.stop, args=(app,))
+    stopping.start()
+    time.sleep(0.2)
+    assert stopping.is_alive(), "the store was closed under a bot still thinking"
+    think_on.set()
+    stopping.join(5)
+    assert not stopping.is_alive() and not registry.bots.thinking
+    assert room.version == version
+
+
+def test_a_closed_store_on_postgresql_takes_no_room_again(postgres_server):
+    """The listener's last look at the owner's connection may come after the store closed it: it makes
+    no connection again, which would take back the rooms the process owned."""
+    url = postgres_server.new_database()
+    store = open_store(url)
+    assert store.peers.own("ABCD")
+    store.close()
+    with pytest.raises(Unavailable):
+        store.peers.execute("select 1", [])
+    other = open_store(url)
+    assert other.peers.own("ABCD")
+    other.close()
 
 
 @on_both_stores

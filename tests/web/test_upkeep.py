@@ -7,7 +7,7 @@ import os
 import threading
 
 from app import create_app
-from tests.web.conftest import close_postgres, create_room, join, on_both_stores
+from tests.web.conftest import create_room, join, on_both_stores
 from zerogames import runtime
 from zerogames.rooms import CODE_ALPHABET, RoomRegistry, Subscriber
 from zerogames.rooms.registry import KEEP_IDLE
@@ -68,7 +68,7 @@ def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, regi
     store.close()  # the server stops
     restarted = runtime.start(create_app(settings))
     assert set(restarted.extensions["zerogames"].rooms) == {playing, recent}
-    close_postgres(restarted)
+    runtime.stop(restarted)
 
 
 def test_an_idle_room_someone_is_looking_at_is_kept(player, registry):

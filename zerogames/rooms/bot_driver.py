@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from zerogames import bots, metrics
 from zerogames.offload import off_the_loop
 
-from .commands import RETRY_UNSAVED, BotMove, Unsaved
+from .commands import BotMove, Unsaved
 from .play import ASKED_AGAIN
 
 if TYPE_CHECKING:
@@ -33,6 +33,8 @@ class BotDriver:
 
     def __init__(self, registry: RoomRegistry) -> None:
         self.registry = registry
+        self.thinking: set[threading.Thread] = set()  # the bots' threads still running
+        self.stopped = False
 
     def schedule(self, room: Room, now: float) -> None:
         """Show every bot its seat's table as it is now, then set a move for every bot seat that may act
@@ -93,28 +95,45 @@ class BotDriver:
             bot = copy.deepcopy(bot_at(room, seat, level))
             rng = random.Random(f"{facts.seed}/{facts.action_count}/{seat}")
             asked = (facts.game_no, facts.version)
-        threading.Thread(
+        thread = threading.Thread(
             target=self.think_and_move, args=(room, seat, bot, view, legal, rng, asked), daemon=True
-        ).start()
+        )
+        self.thinking.add(thread)
+        thread.start()
 
     def think_and_move(
         self, room: Room, seat: int, bot: bots.Bot, view: Any, legal: list, rng: random.Random, asked: tuple
     ) -> None:
-        began = time.perf_counter()
-        action = off_the_loop(bot.choose, view, legal, rng)
-        metrics.BOT_SECONDS.labels(room.game_id, bot.level).observe(time.perf_counter() - began)
+        try:
+            began = time.perf_counter()
+            action = off_the_loop(bot.choose, view, legal, rng)
+            metrics.BOT_SECONDS.labels(room.game_id, bot.level).observe(time.perf_counter() - began)
+            self.move(room, seat, bot, action, asked)
+        finally:
+            self.thinking.discard(threading.current_thread())
+
+    def move(self, room: Room, seat: int, bot: bots.Bot, action: Any, asked: tuple) -> None:
+        """The bot's chosen move, as a command: none once the registry has stopped (the store may be
+        closed), asked again in a moment if the store could not write it."""
         with room.lock:
             room.pending_bots.discard(seat)
+            if self.stopped:
+                return
             try:
                 answer = self.registry.carry_out(room, BotMove(seat, bot.level, asked, action))
             except Unsaved:  # the store could not write it: the bot is asked again in a moment
                 room.pending_bots.add(seat)
-                self.registry.scheduler.call_at(
-                    self.registry.clock() + RETRY_UNSAVED, lambda: self.ask(room, seat)
-                )
+                self.registry.again_soon(lambda: self.ask(room, seat))
                 return
             if answer == ASKED_AGAIN:  # the table changed while it thought: ask on it as it is now
                 self.schedule(room, self.registry.clock())
+
+    def stop(self) -> None:
+        """No bot moves from now on; those still thinking are waited for (their moves are not made: a
+        restored room asks its bots again)."""
+        self.stopped = True
+        for thread in list(self.thinking):
+            thread.join()
 
 
 def bot_at(room: Room, seat: int, level: str) -> bots.Bot:

@@ -33,7 +33,7 @@ from .facts import Facts, Seat, deserted
 from .names import clean_name
 from .owners import OwnedElsewhere, Owners
 from .room import CODE_ALPHABET, CODE_LENGTH, Moved, Room, a_code
-from .scheduler import Scheduler
+from .scheduler import Scheduler, Timer
 
 # Random codes tried at one length before a longer one is made: with nine codes in ten taken, twenty
 # tries all miss one time in eight.
@@ -66,6 +66,12 @@ class RoomRegistry:
         self.bots = BotDriver(self)
         self.owners = Owners(self)
         self.restored = False  # whether `restore` has brought back the rooms unfinished at start
+
+    def stop(self) -> None:
+        """Nothing of the registry runs from now on (its timers, its bots' moves), so that its store
+        may be closed: a task or a bot's thought on the way is waited for."""
+        self.scheduler.stop()
+        self.bots.stop()
 
     # Carrying out commands
 
@@ -146,9 +152,11 @@ class RoomRegistry:
                 if room.facts.version == command.version:
                     if room.clock_timer is not None:
                         room.clock_timer.cancel()
-                    room.clock_timer = self.scheduler.call_at(
-                        self.clock() + c.RETRY_UNSAVED, partial(self.timed, room, command)
-                    )
+                    room.clock_timer = self.again_soon(partial(self.timed, room, command))
+
+    def again_soon(self, task: Callable[[], None]) -> Timer:
+        """A timed change the store could not save, tried again in a moment (RETRY_UNSAVED)."""
+        return self.scheduler.call_at(self.clock() + c.RETRY_UNSAVED, task)
 
     def watch_desertion(self, room: Room, now: float, restart: bool) -> None:
         """Note when every player of a table with a running clock became away (or lost their live
@@ -176,9 +184,7 @@ class RoomRegistry:
                 self.carry_out(room, c.Abandon(if_deserted=True))
             except c.Unsaved:
                 room.deserted_since = since
-                room.abandon_timer = self.scheduler.call_at(
-                    self.clock() + c.RETRY_UNSAVED, partial(self.abandon_if_deserted, room)
-                )
+                room.abandon_timer = self.again_soon(partial(self.abandon_if_deserted, room))
 
     def schedule_refresh(self, room: Room, now: float) -> None:
         """Push fresh views when the next one changes with time; once per moment, however many

@@ -42,10 +42,14 @@ class Scheduler:
         self.wakeup = threading.Condition()
         self.threaded = thread
         self.thread: threading.Thread | None = None
+        self.stopped = False
 
     def call_at(self, when: float, task: Callable[[], None]) -> Timer:
         timer = Timer(self, when, task)
         with self.wakeup:
+            if self.stopped:  # never to run
+                timer.cancelled = True
+                return timer
             heapq.heappush(self.queue, (when, next(self.counter), timer))
             if self.thread is None and self.threaded:
                 self.thread = threading.Thread(target=self.run, name="zerogames-scheduler", daemon=True)
@@ -98,8 +102,20 @@ class Scheduler:
         while True:
             with self.wakeup:
                 while (task := self.next_due()) is None:
+                    if self.stopped:
+                        return
                     self.wakeup.wait(None if not self.queue else max(0.0, self.queue[0][0] - self.clock()))
             perform(task)
+
+    def stop(self) -> None:
+        """No timer runs from now on: those set are dropped, and the task running is waited for."""
+        with self.wakeup:
+            self.stopped = True
+            self.queue.clear()
+            self.cancelled = 0
+            self.wakeup.notify()
+        if self.thread is not None and self.thread is not threading.current_thread():
+            self.thread.join()
 
 
 def perform(task: Callable[[], None]) -> None:

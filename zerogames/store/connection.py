@@ -71,6 +71,16 @@ class Connection:
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         raise NotImplementedError
 
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The statement's rows, every one read before another thread may use the connection."""
+        with self.lock:
+            return self.execute(sql, params).fetchall()
+
+    def row(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The statement's first row (None if it has none), read as `rows` reads them."""
+        with self.lock:
+            return self.execute(sql, params).fetchone()
+
     def exclusively(self, key: int) -> None:
         """Within a transaction: no other transaction that asks for `key` runs until this one ends."""
 

@@ -39,39 +39,35 @@ class Dailies:
             return taken.rowcount == 1
 
     def room_of(self, game: str, day: str, player: str) -> str | None:
-        with self.db.lock:
-            row = self.db.execute(
-                "select code from daily_plays where game = ? and day = ? and player = ?", [game, day, player]
-            ).fetchone()
+        row = self.db.row(
+            "select code from daily_plays where game = ? and day = ? and player = ?", [game, day, player]
+        )
         return row[0] if row else None
 
     def day_of_room(self, code: str) -> tuple[str, str] | None:
         """(game, day) if the room's first game is a daily deal."""
-        with self.db.lock:
-            row = self.db.execute("select game, day from daily_plays where code = ?", [code]).fetchone()
+        row = self.db.row("select game, day from daily_plays where code = ?", [code])
         return (row[0], row[1]) if row else None
 
     def results(self, game: str, day: str) -> list[tuple[str, str, str, str | None, int | None, int | None]]:
         """Everyone who played the day's deal: (player, name, room, outcome, score, place), in the order
         they began; outcome, score and place None while their game is played."""
-        with self.db.lock:
-            return [
-                tuple(row)
-                for row in self.db.execute(
-                    "select d.player, p.name, d.code, g.outcome, l.score, l.place from daily_plays d"
-                    " join players p on p.id = d.player"
-                    " left join games g on g.code = d.code and g.game_no = 1"
-                    " left join plays l on l.code = d.code and l.game_no = 1 and l.player = d.player"
-                    " where d.game = ? and d.day = ? order by g.started",
-                    [game, day],
-                )
-            ]
+        return [
+            tuple(row)
+            for row in self.db.rows(
+                "select d.player, p.name, d.code, g.outcome, l.score, l.place from daily_plays d"
+                " join players p on p.id = d.player"
+                " left join games g on g.code = d.code and g.game_no = 1"
+                " left join plays l on l.code = d.code and l.game_no = 1 and l.player = d.player"
+                " where d.game = ? and d.day = ? order by g.started",
+                [game, day],
+            )
+        ]
 
     def days(self, game: str, player: str) -> list[str]:
-        with self.db.lock:
-            return [
-                day
-                for (day,) in self.db.execute(
-                    "select day from daily_plays where game = ? and player = ?", [game, player]
-                )
-            ]
+        return [
+            day
+            for (day,) in self.db.rows(
+                "select day from daily_plays where game = ? and player = ?", [game, player]
+            )
+        ]

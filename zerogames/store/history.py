@@ -49,24 +49,22 @@ class History:
 
     def of_player(self, player: str, offset: int, limit: int) -> list[Played]:
         """The player's games, newest first."""
-        with self.db.lock:
-            rows = self.db.execute(
-                "select p.code, p.game_no, p.game, g.seats, g.started, p.ended, g.outcome, p.seat, p.place,"
-                " p.score from plays p join games g on g.code = p.code and g.game_no = p.game_no"
-                " where p.player = ? order by p.ended desc, p.code, p.game_no limit ? offset ?",
-                [player, limit, offset],
-            ).fetchall()
+        rows = self.db.rows(
+            "select p.code, p.game_no, p.game, g.seats, g.started, p.ended, g.outcome, p.seat, p.place,"
+            " p.score from plays p join games g on g.code = p.code and g.game_no = p.game_no"
+            " where p.player = ? order by p.ended desc, p.code, p.game_no limit ? offset ?",
+            [player, limit, offset],
+        )
         return [Played(r[0], r[1], r[2], json.loads(r[3]), *r[4:]) for r in rows]
 
     def plays_by_game(self, player: str) -> list[tuple[str, bool, int, float, dict[str, Any]]]:
         """Each game the player finished: (game, won, score, duration in seconds, figures)."""
-        with self.db.lock:
-            rows = self.db.execute(
-                "select p.game, p.won, p.score, p.ended - g.started, p.figures"
-                " from plays p join games g on g.code = p.code and g.game_no = p.game_no"
-                " where p.player = ? and g.outcome = 'finished'",
-                [player],
-            ).fetchall()
+        rows = self.db.rows(
+            "select p.game, p.won, p.score, p.ended - g.started, p.figures"
+            " from plays p join games g on g.code = p.code and g.game_no = p.game_no"
+            " where p.player = ? and g.outcome = 'finished'",
+            [player],
+        )
         return [
             (game, bool(won), score, duration, json.loads(figures))
             for game, won, score, duration, figures in rows
@@ -108,11 +106,10 @@ class History:
 
 def logged_actions(db: Connection, code: str, game_no: int) -> list[Logged]:
     """Every action of the game, in order (what a rebuild and a replay play again)."""
-    with db.lock:
-        return [
-            (row[0], json.loads(row[1]), row[2], row[3])
-            for row in db.execute(
-                'select seat, action, now, "by" from actions where code = ? and game_no = ? order by n',
-                [code, game_no],
-            )
-        ]
+    return [
+        (row[0], json.loads(row[1]), row[2], row[3])
+        for row in db.rows(
+            'select seat, action, now, "by" from actions where code = ? and game_no = ? order by n',
+            [code, game_no],
+        )
+    ]

@@ -25,25 +25,18 @@ class Players:
                 )
 
     def player(self, player_id: str) -> PlayerRow | None:
-        with self.db.lock:
-            row = self.db.execute(
-                "select id, name, username, password from players where id = ?", [player_id]
-            ).fetchone()
+        row = self.db.row("select id, name, username, password from players where id = ?", [player_id])
         return PlayerRow(*row) if row else None
 
     def account(self, username: str) -> PlayerRow | None:
-        with self.db.lock:
-            row = self.db.execute(
-                "select id, name, username, password from players where handle = ?", [username.lower()]
-            ).fetchone()
+        row = self.db.row(
+            "select id, name, username, password from players where handle = ?", [username.lower()]
+        )
         return PlayerRow(*row) if row else None
 
     def signed_up(self, player: str | None) -> bool:
         """Whether the player has an account, as every seat of a ranked table must."""
-        with self.db.lock:
-            found = self.db.execute(
-                "select 1 from players where id = ? and username is not null", [player]
-            ).fetchone()
+        found = self.db.row("select 1 from players where id = ? and username is not null", [player])
         return found is not None
 
     def sign_up(self, player_id: str, name: str, username: str, password_hash: str) -> None:
@@ -65,8 +58,7 @@ class Players:
             self.db.execute("update players set password = ? where id = ?", [password_hash, player_id])
 
     def settings_of(self, player_id: str) -> str | None:
-        with self.db.lock:
-            row = self.db.execute("select settings from players where id = ?", [player_id]).fetchone()
+        row = self.db.row("select settings from players where id = ?", [player_id])
         return row[0] if row else None
 
     def keep_settings(self, player_id: str, settings: str) -> None:
@@ -105,12 +97,11 @@ class Players:
 
     def session_account(self, digest: str) -> PlayerRow | None:
         """The account a session is signed in to, or None once it has ended (or never was)."""
-        with self.db.lock:
-            row = self.db.execute(
-                "select p.id, p.name, p.username, p.password from sessions s"
-                " join players p on p.id = s.player where s.id = ?",
-                [digest],
-            ).fetchone()
+        row = self.db.row(
+            "select p.id, p.name, p.username, p.password from sessions s"
+            " join players p on p.id = s.player where s.id = ?",
+            [digest],
+        )
         return PlayerRow(*row) if row else None
 
     def end_session(self, digest: str) -> None:

@@ -49,6 +49,36 @@ RECONNECT_EVERY = 0.5
 HEARTBEAT = 5.0
 
 
+class OnceAnOutage(logging.Filter):
+    """The pool's word on a connection it could not make, once until it makes one again: it tries
+    every second or so while the database is away, and would say so at every try."""
+
+    FAILED = ("error connecting in %r", "reconnection attempt in pool %r")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.away: set[str] = set()  # the pools that said so already
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(self.FAILED):
+            return True
+        pool = str(record.args[0]) if isinstance(record.args, tuple) else ""
+        said = pool in self.away
+        self.away.add(pool)
+        return not said
+
+    def back(self, pool: str) -> bool:
+        """Whether the pool was away (and is no longer)."""
+        if pool not in self.away:
+            return False
+        self.away.discard(pool)
+        return True
+
+
+OUTAGES = OnceAnOutage()
+logging.getLogger("psycopg.pool").addFilter(OUTAGES)
+
+
 @lru_cache(maxsize=512)
 def in_postgres(sql: str) -> str:
     """The store's SQL with PostgreSQL's placeholders (it has no `?` or `%` of its own)."""
@@ -96,6 +126,8 @@ class PostgresConnection(Connection):
             except PoolTimeout as error:
                 self.failed_at = time.monotonic()
                 raise Unavailable(error) from error
+            if OUTAGES.back(self.pool.name):
+                log.warning("the database can be reached again (pool %r)", self.pool.name)
         return self.pg
 
     def let_go_of_lost(self) -> None:
@@ -190,6 +222,8 @@ class PostgresPeers(Peers):
         with self.lock:
             try:
                 if lost(self.owner):
+                    if self.closed:  # the listener's last look, say: no connection is made again
+                        raise Unavailable(RuntimeError("the store is closed"))
                     self.reconnect()
                 assert self.owner is not None
                 return self.owner.execute(in_postgres(sql), params).fetchone()

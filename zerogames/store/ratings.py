@@ -77,10 +77,9 @@ class Ratings:
         """A player's rating at each game they were rated in, after each of their rated games, oldest
         first (the last is the rating they have)."""
         found: dict[str, list[Rating]] = {}
-        with self.db.lock:
-            rows = self.db.execute(
-                "select game, mu, sigma from rating_history where player = ? order by game, n", [player]
-            ).fetchall()
+        rows = self.db.rows(
+            "select game, mu, sigma from rating_history where player = ? order by game, n", [player]
+        )
         for game, mu, sigma in rows:
             history = found.setdefault(game, [])
             history.append(Rating(mu, sigma, len(history) + 1))
@@ -89,23 +88,21 @@ class Ratings:
     def leaderboard(self, game: str, offset: int, limit: int) -> list[tuple[str, str, Rating]]:
         """A game's ratings (provisional ones too: friends who play only each other are listed from their
         first game), best first, from the `offset`-th: each player's id, username and rating."""
-        with self.db.lock:
-            rows = self.db.execute(
-                "select r.player, p.username, r.mu, r.sigma, r.games from ratings r"
-                " join players p on p.id = r.player where r.game = ?"
-                " order by r.ordinal desc, r.player limit ? offset ?",
-                [game, limit, offset],
-            ).fetchall()
+        rows = self.db.rows(
+            "select r.player, p.username, r.mu, r.sigma, r.games from ratings r"
+            " join players p on p.id = r.player where r.game = ?"
+            " order by r.ordinal desc, r.player limit ? offset ?",
+            [game, limit, offset],
+        )
         return [(player, username, Rating(mu, sigma, games)) for player, username, mu, sigma, games in rows]
 
     def leaderboard_length(self, game: str, most: int) -> int:
         """How many players the game's leaderboard lists, up to `most`."""
-        with self.db.lock:
-            (count,) = self.db.execute(
-                "select count(*) from (select 1 from ratings where game = ?"
-                " order by ordinal desc limit ?) as listed",
-                [game, most],
-            ).fetchone()
+        (count,) = self.db.row(
+            "select count(*) from (select 1 from ratings where game = ?"
+            " order by ordinal desc limit ?) as listed",
+            [game, most],
+        )
         return count
 
     def leaderboard_place(self, game: str, player: str) -> int | None:

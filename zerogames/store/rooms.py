@@ -15,24 +15,22 @@ class Rooms:
 
     def code_taken(self, code: str) -> bool:
         """A room has the code, or had it and played games under it: the history keeps it."""
-        with self.db.lock:
-            return (
-                self.db.execute(
-                    "select 1 from rooms where code = ? union all select 1 from games where code = ?",
-                    [code, code],
-                ).fetchone()
-                is not None
+        return (
+            self.db.row(
+                "select 1 from rooms where code = ? union all select 1 from games where code = ?",
+                [code, code],
             )
+            is not None
+        )
 
     def idle(self, before: float) -> list[str]:
         """Rooms never started or finished, unchanged since `before`: the ones kept no longer."""
-        with self.db.lock:
-            return [
-                row[0]
-                for row in self.db.execute(
-                    "select code from rooms where status != 'playing' and updated < ?", [before]
-                )
-            ]
+        return [
+            row[0]
+            for row in self.db.rows(
+                "select code from rooms where status != 'playing' and updated < ?", [before]
+            )
+        ]
 
     def drop(self, code: str, before: float) -> bool:
         """The room and its seats, gone if still idle since `before` (its games stay in the history)."""
@@ -52,10 +50,7 @@ class Rooms:
             self.write(room)
 
     def seat_moves(self, code: str, seat: int) -> int:
-        with self.db.lock:
-            row = self.db.execute(
-                "select moves from seat_moves where code = ? and seat = ?", [code, seat]
-            ).fetchone()
+        row = self.db.row("select moves from seat_moves where code = ? and seat = ?", [code, seat])
         return row[0] if row else 0
 
     def save_moved_seat(self, room: RoomRow, seat: int) -> None:
@@ -121,5 +116,4 @@ class Rooms:
         return RoomRow(code, game, options, host, status, game_no, seed, version, seats, bool(ranked), secret)
 
     def unfinished(self) -> list[str]:
-        with self.db.lock:
-            return [code for (code,) in self.db.execute("select code from rooms where status != 'over'")]
+        return [code for (code,) in self.db.rows("select code from rooms where status != 'over'")]
