@@ -85,10 +85,13 @@ def test_a_backup_taken_while_moves_are_made_restores_to_a_site_that_plays_on(
     shutil.copy(copy, restored)
     with sqlite3.connect(restored) as check:
         kept = check.execute("select count(*) from actions").fetchone()[0]
+        games = check.execute("select game_no, count(*) from actions group by game_no").fetchall()
     assert before <= kept <= after
     site = runtime.start(create_app({**settings, "DATABASE": str(restored)}))
     back = site.extensions["zerogames"].get(code)
-    assert back is not None and back.action_count > 0
+    # The room's game as the copy holds it: every move of it (the copy may have caught a game just begun).
+    assert back is not None and back.action_count == dict(games).get(back.facts.game_no, 0)
+    assert back.status == "playing" or back.action_count > 0
     client = as_player(site.test_client(), uid_of(ann))
     assert client.get(f"/r/{code}").status_code == 200
     # It plays on: the player's moves, the bots' answers, and a new game after the one in the copy.
