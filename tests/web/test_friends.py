@@ -1,0 +1,112 @@
+"""Friends, blocks and invitations, as players see them: each refusal in words that change nothing."""
+
+from __future__ import annotations
+
+from html import unescape
+
+import pytest
+
+from tests.web.conftest import create_room, on_both_stores, words
+from tests.web.test_records import app, sign_up  # noqa: F401 (the app with a quick password hash)
+
+pytestmark = on_both_stores
+
+
+@pytest.fixture
+def ann(player):
+    client = player("Ann")
+    sign_up(client, "ann")
+    return client
+
+
+@pytest.fixture
+def bob(player):
+    client = player("Bob")
+    sign_up(client, "bob")
+    return client
+
+
+def post(client, path: str, **form) -> str:
+    """An htmx form's answer, in words."""
+    return unescape(words(client.post(path, data=form, headers={"HX-Request": "true"}).text))
+
+
+def friends_page(client) -> str:
+    """The friends page's list, in words."""
+    html = client.get("/friends").text
+    return unescape(words(html[html.index('id="friends-list"') :]))
+
+
+def befriend(ann, bob) -> None:
+    post(ann, "/friends/add", username="bob")
+    assert "ann is your friend now" in post(bob, "/friends/ann/accept")
+
+
+def test_a_request_accepted_makes_friends_on_both_lists(ann, bob):
+    assert "Asked bob to be your friend" in post(ann, "/friends/add", username="Bob")
+    assert "Waiting for their answer bob" in friends_page(ann)
+    assert "1 friend request waiting" in words(bob.get("/").text)
+    assert "Asking to be your friend ann" in friends_page(bob)
+    assert "ann is your friend now" in post(bob, "/friends/ann/accept")
+    assert "Your friends" in friends_page(ann) and "Waiting for their answer" not in friends_page(ann)
+    assert "bob" in friends_page(ann) and "ann" in friends_page(bob)
+
+
+def test_refusals_say_why_and_change_nothing(ann, bob, player):
+    assert "That is you" in post(ann, "/friends/add", username="ann")
+    assert "No player has the username 'nobody'" in post(ann, "/friends/add", username="nobody")
+    assert "Type a username" in post(ann, "/friends/add", username=" ")
+    post(ann, "/friends/add", username="bob")
+    assert "You asked bob already" in post(ann, "/friends/add", username="bob")
+    # Only the one asked answers.
+    assert "bob has no request waiting for your answer" in post(ann, "/friends/bob/accept")
+    assert "Declined ann's request" in post(bob, "/friends/ann/decline")
+    assert "ann has no request waiting for your answer" in post(bob, "/friends/ann/accept")
+    assert "ann is not on your friends list" in post(bob, "/friends/ann/remove")
+    assert "bob" not in friends_page(ann)
+
+
+def test_asking_someone_who_asked_you_accepts_and_either_removes(ann, bob):
+    post(ann, "/friends/add", username="bob")
+    assert "ann is your friend now" in post(bob, "/friends/add", username="ann")
+    assert "bob is your friend already" in post(ann, "/friends/add", username="bob")
+    assert "ann is off your list" in post(bob, "/friends/ann/remove")
+    assert "bob" not in friends_page(ann)
+
+
+def test_a_block_ends_the_friendship_and_stops_requests_and_invitations(ann, bob):
+    befriend(ann, bob)
+    assert "Blocked bob" in post(ann, "/friends/bob/block")
+    assert "Blocked bob" in friends_page(ann)
+    assert "ann" not in friends_page(bob)
+    # The blocked player is told only that no requests are taken; the blocker, to unblock first.
+    assert "ann is not taking friend requests" in post(bob, "/friends/add", username="ann")
+    assert "You have blocked bob: unblock them first" in post(ann, "/friends/add", username="bob")
+    code = create_room(bob)
+    assert "Only your friends can be invited" in post(bob, f"/r/{code}/invite", username="ann")
+    assert "Unblocked bob" in post(ann, "/friends/bob/unblock")
+    assert "Asked bob" in post(ann, "/friends/add", username="bob")
+
+
+def test_an_invitation_waits_on_the_home_page_until_dismissed(ann, bob):
+    befriend(ann, bob)
+    code = create_room(ann)
+    assert "Invited bob" in post(ann, f"/r/{code}/invite", username="bob")
+    home = words(bob.get("/").text)
+    assert "ann invites you to Zero Game" in home
+    assert "ann invites you to Zero Game" in friends_page(bob)
+    post(bob, f"/invites/{code}/dismiss")
+    assert "invites you" not in words(bob.get("/").text)
+
+
+def test_only_a_seated_player_invites_and_only_friends(ann, bob, player):
+    code = create_room(ann)
+    assert "Only your friends can be invited" in post(ann, f"/r/{code}/invite", username="bob")
+    befriend(ann, bob)
+    assert "Only a player seated at a table" in post(bob, f"/r/{code}/invite", username="ann")
+
+
+def test_a_guest_is_asked_to_sign_up(player):
+    guest = player("Gus")
+    assert "sign up to add friends" in words(guest.get("/friends").text)
+    assert guest.post("/friends/add", data={"username": "ann"}).status_code == 403
