@@ -1,0 +1,63 @@
+"""Friends in real browsers: a request answered on an open page, an invitation that reaches a friend's
+home page within a second, and a closed tab read as away; on one process and across three."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Page, expect
+
+from e2e.table import create_room
+from e2e.test_ranked import sign_up
+from e2e.test_several_processes import site  # noqa: F401 (three processes on PostgreSQL, nginx in front)
+
+# Seconds the invitation may take to reach the friend's open page.
+INVITE_LIMIT = 1.0
+
+
+def friends_story(ann: Page, bob: Page, url: str) -> float:
+    """Ann adds Bob, who accepts on his open page; Ann invites him from her lobby; he joins from his
+    home page; he closes his tab, and Ann's friends page says he is away. How long the invitation took."""
+    sign_up(ann, url, "ann")
+    sign_up(bob, url, "bob")
+    bob.goto(url + "/friends")
+    ann.goto(url + "/friends")
+    ann.get_by_label("Username").fill("bob")
+    ann.get_by_role("button", name="Add friend").click()
+    expect(ann.locator("#friends-list")).to_contain_text("Waiting for their answer")
+    # Pushed to Bob's open page: no reload.
+    bob.get_by_role("button", name="Accept ann").click()
+    expect(ann.locator("#friends-list")).to_contain_text("Online")
+
+    bob.goto(url + "/")
+    create_room(ann, url, "Ann")
+    invite = ann.get_by_role("button", name="Invite bob")
+    expect(invite).to_be_visible()
+    invite.click()
+    sent = time.monotonic()
+    notice = bob.locator("#site-news")
+    expect(notice).to_contain_text("ann invites you to Zero Game")
+    took = time.monotonic() - sent
+    notice.get_by_role("link", name="Join ann's table").click()
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Take a seat").click()
+    expect(ann.locator("#lobby")).to_contain_text("Bob")
+
+    ann.goto(url + "/friends")
+    expect(ann.locator("#friends-list")).to_contain_text("At a table: Zero Game")
+    bob.context.close()
+    expect(ann.locator("#friends-list")).to_contain_text("Away")
+    return took
+
+
+def test_friends_add_invite_and_see_each_other_come_and_go(browser, server):
+    took = friends_story(browser.new_context().new_page(), browser.new_context().new_page(), server.url)
+    print(f"invitation shown after {took:.2f} s")
+    assert took < INVITE_LIMIT
+
+
+def test_the_same_across_three_processes_on_postgresql(browser, site):  # noqa: F811
+    nginx, _, _ = site
+    took = friends_story(browser.new_context().new_page(), browser.new_context().new_page(), nginx.url)
+    print(f"invitation shown after {took:.2f} s, across processes")
+    assert took < INVITE_LIMIT
