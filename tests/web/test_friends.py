@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from html import unescape
 
 import pytest
 
-from tests.web.conftest import create_room, on_both_stores, words
+from tests.web.conftest import create_room, on_both_stores, uid_of, words
 from tests.web.test_records import app, sign_up  # noqa: F401 (the app with a quick password hash)
+from zerogames.web.presence import Hub
 
 pytestmark = on_both_stores
 
@@ -110,3 +113,41 @@ def test_a_guest_is_asked_to_sign_up(player):
     guest = player("Gus")
     assert "sign up to add friends" in words(guest.get("/friends").text)
     assert guest.post("/friends/add", data={"username": "ann"}).status_code == 403
+
+
+def a_process(store) -> Hub:
+    """Another process's hub on the same database, its loop's steps run by hand (no loop started)."""
+    return Hub(store, lambda *_: "", running=True)
+
+
+def test_presence_and_news_go_from_process_to_process_through_the_store(registry, ann, bob):
+    befriend(ann, bob)
+    code = create_room(bob)
+    store, ann_id, bob_id = registry.store, uid_of(ann), uid_of(bob)
+    here, there = a_process(store), a_process(store)
+    ann_page = there.tune_in(ann_id, None, "friends", threading.Event())
+    bob_table = here.tune_in(bob_id, code, None, threading.Event())
+    heard = time.time()
+
+    here.write_presence()  # Bob's table page, written by his process; his friends told
+    there.hear_news(heard)
+    assert ann_page.due and ann_page.event.is_set()
+    assert "bob At a table: Zero Game Join bob's table" in friends_page(ann)
+
+    ann_page.due = False
+    here.leave(bob_table)
+    here.write_presence()
+    there.hear_news(heard)
+    assert ann_page.due
+    assert "bob Away" in friends_page(ann)
+
+
+def test_a_process_gone_leaves_its_players_offline(registry, ann, bob):
+    befriend(ann, bob)
+    bob_id = uid_of(bob)
+    gone = a_process(registry.store)
+    gone.tune_in(bob_id, None, None, threading.Event())
+    gone.write_presence()
+    assert "bob Online" in friends_page(ann)
+    # Its lines are never rewritten again: once older than FRESH_FOR, Bob reads as away.
+    assert not registry.store.friends.presence([bob_id], time.time() + 1)[bob_id].online
