@@ -109,28 +109,28 @@ def site_news(uid: str) -> dict[str, Any]:
     return {"invites": waiting_invites(uid), "requests": requests}
 
 
-def list_context(uid: str, said: str | None = None) -> dict[str, Any]:
+def list_context(uid: str, said: str | None = None, refused: bool = False) -> dict[str, Any]:
     lines, asked_me, asked = friend_lines(uid)
     return {
         "friends": lines,
         "asked_me": asked_me,
         "asked": asked,
         "blocked": [friend.username for friend in store().friends.blocked(uid)],
-        "invites": waiting_invites(uid),
         "said": said,
+        "refused": refused,
     }
 
 
-def invite_context(uid: str, code: str, said: str | None = None) -> dict[str, Any]:
+def invite_context(uid: str, code: str, said: str | None = None, refused: bool = False) -> dict[str, Any]:
     """A table's friends to invite: shown to a seated, signed-up player while the room is in its lobby."""
     room = web_registry().get(code)
     if room is None or room.seat_of(uid) is None or room.published.status != "lobby":
-        return {"code": code, "shown": False, "said": said}
+        return {"code": code, "shown": False, "said": said, "refused": refused}
     lines, _, _ = friend_lines(uid)
     seated = {seat.uid for seat in room.published.seats}
     ids = {friend.username: friend.id for friend in store().friends.listed(uid)}
     online = [line for line in lines if line.online and ids.get(line.username) not in seated]
-    return {"code": room.code, "shown": True, "online": online, "said": said}
+    return {"code": room.code, "shown": True, "online": online, "said": said, "refused": refused}
 
 
 def news_fragments(uid: str, code: str | None, page: str | None) -> str:
@@ -186,18 +186,18 @@ def changed(other_name: str, rule: Callable[[Relation], Outcome], done: str) -> 
         relation = store().friends.relation(account.id, other.id, other.username)
         outcome = rule(relation)
     except FriendRefused as refusal:
-        return answered(account.id, refusal.reason, "error")
+        return answered(account.id, refusal.reason, refused=True)
     store().friends.settle(account.id, other.id, outcome)
     hub().wake([account.id, other.id])
     if relation.standing is Standing.ASKED_ME and outcome.standing is Standing.FRIENDS:
         done = "{name} is your friend now."  # asked by the one who had asked: accepted
-    return answered(account.id, done.format(name=other.username), "info")
+    return answered(account.id, done.format(name=other.username))
 
 
-def answered(uid: str, said: str, category: str) -> Any:
+def answered(uid: str, said: str, refused: bool = False) -> Any:
     if request.headers.get("HX-Request"):
-        return render_template("friends/_list.html", **list_context(uid, said))
-    flash(said, category)
+        return render_template("friends/_list.html", **list_context(uid, said, refused))
+    flash(said, "error" if refused else "info")
     return redirect(url_for("friends.page"))
 
 
@@ -245,16 +245,16 @@ def invite(code: str):
             raise FriendRefused(f"No player has the username {username!r}.")
         rules.invite(store().friends.relation(account.id, other.id, other.username or username))
     except FriendRefused as refusal:
-        return invite_answer(account.id, code, refusal.reason, "error")
+        return invite_answer(account.id, code, refusal.reason, refused=True)
     store().friends.invite(account.id, other.id, context["code"])
     hub().wake([other.id])
-    return invite_answer(account.id, code, f"Invited {other.username}.", "info")
+    return invite_answer(account.id, code, f"Invited {other.username}.")
 
 
-def invite_answer(uid: str, code: str, said: str, category: str) -> Any:
+def invite_answer(uid: str, code: str, said: str, refused: bool = False) -> Any:
     if request.headers.get("HX-Request"):
-        return render_template("friends/_invite.html", invite=invite_context(uid, code.upper(), said))
-    flash(said, category)
+        return render_template("friends/_invite.html", invite=invite_context(uid, code.upper(), said, refused))
+    flash(said, "error" if refused else "info")
     return redirect(url_for("table.room", code=code.upper()))
 
 
