@@ -253,7 +253,8 @@ def invite(code: str):
 
 def invite_answer(uid: str, code: str, said: str, refused: bool = False) -> Any:
     if request.headers.get("HX-Request"):
-        return render_template("friends/_invite.html", invite=invite_context(uid, code.upper(), said, refused))
+        invite = invite_context(uid, code.upper(), said, refused)
+        return render_template("friends/_invite.html", invite=invite)
     flash(said, "error" if refused else "info")
     return redirect(url_for("table.room", code=code.upper()))
 
