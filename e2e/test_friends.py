@@ -50,6 +50,8 @@ def friends_story(ann: Page, bob: Page, url: str, checked: bool = False) -> floa
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Take a seat").click()
     expect(ann.locator("#lobby")).to_contain_text("Bob")
+    # Ann's lobby, told by its own channel: Bob sits here now, no longer one to invite.
+    expect(invite).to_have_count(0)
 
     ann.goto(url + "/friends")
     expect(ann.locator("#friends-list")).to_contain_text("At a table: Zero Game")

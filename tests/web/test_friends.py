@@ -151,3 +151,15 @@ def test_a_process_gone_leaves_its_players_offline(registry, ann, bob):
     assert "bob Online" in friends_page(ann)
     # Its lines are never rewritten again: once older than FRESH_FOR, Bob reads as away.
     assert not registry.store.friends.presence([bob_id], time.time() + 1)[bob_id].online
+
+
+def test_a_player_at_the_same_table_is_added_from_its_lobby(ann, bob, player):
+    code = create_room(ann)
+    bob.post(f"/r/{code}/join", data={"name": "Bob"}, headers={"HX-Request": "true"})
+    guest = player("Gus")
+    guest.post(f"/r/{code}/join", data={"name": "Gus"}, headers={"HX-Request": "true"})
+    lobby = words(ann.get(f"/r/{code}").text)
+    assert "At this table bob Add friend" in lobby and "Gus Add friend" not in lobby  # a guest has none
+    assert "Asked bob to be your friend" in post(ann, f"/r/{code}/befriend", username="bob")
+    assert "At this table" not in words(ann.get(f"/r/{code}").text)
+    assert "Asking to be your friend ann" in friends_page(bob)

@@ -31,6 +31,7 @@ bp = Blueprint("friends", __name__)
 AWAY_FOR = 15 * 60
 # Seconds an invitation waits, unless its room starts or fills first.
 INVITE_FOR = 3600
+ASKED_SAID = "Asked {name} to be your friend."
 
 
 def store() -> Store:
@@ -122,15 +123,25 @@ def list_context(uid: str, said: str | None = None, refused: bool = False) -> di
 
 
 def invite_context(uid: str, code: str, said: str | None = None, refused: bool = False) -> dict[str, Any]:
-    """A table's friends to invite: shown to a seated, signed-up player while the room is in its lobby."""
+    """A table's friends to invite, and the signed-up players seated there who are not friends yet (to
+    add): shown to a seated, signed-up player while the room is in its lobby."""
     room = web_registry().get(code)
     if room is None or room.seat_of(uid) is None or room.published.status != "lobby":
         return {"code": code, "shown": False, "said": said, "refused": refused}
     lines, _, _ = friend_lines(uid)
-    seated = {seat.uid for seat in room.published.seats}
-    ids = {friend.username: friend.id for friend in store().friends.listed(uid)}
-    online = [line for line in lines if line.online and ids.get(line.username) not in seated]
-    return {"code": room.code, "shown": True, "online": online, "said": said, "refused": refused}
+    seated = {seat.uid for seat in room.published.seats if seat.uid not in (None, uid)}
+    listed = {friend.id: friend.username for friend in store().friends.listed(uid)}
+    online = [line for line in lines if line.online and line.username not in map(listed.get, seated)]
+    accounts = [store().players.player(player) for player in sorted(seated - set(listed))]
+    strangers = sorted(account.username for account in accounts if account and account.username)
+    return {
+        "code": room.code,
+        "shown": True,
+        "online": online,
+        "strangers": strangers,
+        "said": said,
+        "refused": refused,
+    }
 
 
 def news_fragments(uid: str, code: str | None, page: str | None) -> str:
@@ -178,7 +189,16 @@ def page():
 
 def changed(other_name: str, rule: Callable[[Relation], Outcome], done: str) -> Any:
     """Apply `rule` to me and the player named `other_name`, and answer (the list, or back to it)."""
-    account, name = me(), other_name.strip()
+    account = me()
+    said, refused = settled(account, other_name, rule, done)
+    return answered(account.id, said, refused)
+
+
+def settled(
+    account: PlayerRow, other_name: str, rule: Callable[[Relation], Outcome], done: str
+) -> tuple[str, bool]:
+    """Apply `rule` to the account and the player named `other_name`: what to say, and whether refused."""
+    name = other_name.strip()
     other = store().players.account(name) if name else None
     try:
         if other is None or other.username is None:
@@ -186,12 +206,12 @@ def changed(other_name: str, rule: Callable[[Relation], Outcome], done: str) -> 
         relation = store().friends.relation(account.id, other.id, other.username)
         outcome = rule(relation)
     except FriendRefused as refusal:
-        return answered(account.id, refusal.reason, refused=True)
+        return refusal.reason, True
     store().friends.settle(account.id, other.id, outcome)
     hub().wake([account.id, other.id])
     if relation.standing is Standing.ASKED_ME and outcome.standing is Standing.FRIENDS:
         done = "{name} is your friend now."  # asked by the one who had asked: accepted
-    return answered(account.id, done.format(name=other.username))
+    return done.format(name=other.username), False
 
 
 def answered(uid: str, said: str, refused: bool = False) -> Any:
@@ -203,7 +223,7 @@ def answered(uid: str, said: str, refused: bool = False) -> Any:
 
 @bp.post("/friends/add")
 def add():
-    return changed(request.form.get("username", ""), rules.ask, "Asked {name} to be your friend.")
+    return changed(request.form.get("username", ""), rules.ask, ASKED_SAID)
 
 
 @bp.post("/friends/<username>/accept")
@@ -229,6 +249,14 @@ def block(username: str):
 @bp.post("/friends/<username>/unblock")
 def unblock(username: str):
     return changed(username, rules.unblock, "Unblocked {name}.")
+
+
+@bp.post("/r/<code>/befriend")
+def befriend(code: str):
+    """A friend request to a player seated at the same table, from its lobby."""
+    account = me()
+    said, refused = settled(account, request.form.get("username", ""), rules.ask, ASKED_SAID)
+    return invite_answer(account.id, code, said, refused)
 
 
 @bp.post("/r/<code>/invite")

@@ -275,7 +275,7 @@ def live(ws, code: str) -> None:
                 if message:
                     ws.send(message)
                     metrics.pushed(max(published.at, opened))
-            if news is not None and news.due:
+            if news is not None and news.follow(published.status, published.seats):
                 ws.send(news.take())
             subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking
     finally:

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import current_app
 
@@ -33,7 +34,8 @@ log = logging.getLogger(__name__)
 # Seconds between a process's presence writes, and after which a line not rewritten is a process gone.
 PRESENCE_EVERY = 2.0
 FRESH_FOR = 3 * PRESENCE_EVERY
-# Seconds between a process's looks for news; and how far back each looks, for clocks a little apart.
+# Seconds between a process's looks for news; and how far back each looks: for clocks a little apart,
+# and for a page drawn a moment before its channel opened.
 NEWS_EVERY = 0.25
 NEWS_OVERLAP = 2.0
 
@@ -48,6 +50,16 @@ class Listener:
     page: str | None
     event: threading.Event
     due: bool = False
+    lobby: tuple[Any, ...] | None = None  # the table's status and seats, as last drawn
+
+    def follow(self, status: str, seats: tuple[Any, ...]) -> bool:
+        """Whether there is news to draw, the table's lobby as it is now seen: its seats changed (a
+        friend to invite sat down, a player to befriend came) or its game started."""
+        lobby = (status, tuple(seat.uid for seat in seats))
+        if self.lobby is not None and lobby != self.lobby:
+            self.due = True
+        self.lobby = lobby
+        return self.due
 
     def wake(self) -> None:
         self.due = True
@@ -79,7 +91,8 @@ class Hub:
         listener = Listener(uid, code, page, event)
         with self.lock:
             self.listeners.setdefault(uid, set()).add(listener)
-            self.woken.setdefault(uid, time.time())
+            # News of the moments before: the page may have been drawn before it, its channel opened after.
+            self.woken.setdefault(uid, time.time() - NEWS_OVERLAP)
             if not self.running:
                 self.running = True
                 threading.Thread(target=self.run, name="presence", daemon=True).start()
