@@ -172,8 +172,9 @@ class Friends:
                 [[player, process, code, now] for player, code in pages.items()],
             )
             self.db.executemany(
-                "update presence set online = 0, code = null, seen = ? where player = ? and process = ?",
-                [[now, player, process] for player in left],
+                "insert into presence (player, process, online, code, seen) values (?,?,0,null,?)"
+                " on conflict (player, process) do update set online = 0, code = null, seen = excluded.seen",
+                [[player, process, now] for player in left],
             )
 
     def presence(self, players: Iterable[str], fresh_after: float) -> dict[str, Seen]:

@@ -84,6 +84,7 @@ class Hub:
     listeners: dict[str, set[Listener]] = field(default_factory=dict)
     written: dict[str, str | None] = field(default_factory=dict)  # each player's page, as last written
     woken: dict[str, float] = field(default_factory=dict)  # the news each player was woken for
+    came: set[str] = field(default_factory=set)  # players who opened a channel since the last write
     lock: threading.Lock = field(default_factory=threading.Lock)
     running: bool = False
 
@@ -91,6 +92,7 @@ class Hub:
         listener = Listener(uid, code, page, event)
         with self.lock:
             self.listeners.setdefault(uid, set()).add(listener)
+            self.came.add(uid)
             # News of the moments before: the page may have been drawn before it, its channel opened after.
             self.woken.setdefault(uid, time.time() - NEWS_OVERLAP)
             if not self.running:
@@ -138,7 +140,10 @@ class Hub:
     def write_presence(self) -> bool:
         """Write who is here; tell the friends of whoever came, went or moved. Whether anyone was."""
         pages = self.pages()
-        left = [player for player in self.written if player not in pages]
+        with self.lock:
+            came, self.came = self.came, set()
+        # Gone since: those written here before, and those who came and went between two writes.
+        left = [player for player in sorted(set(self.written) | came) if player not in pages]
         changed = {p for p, code in pages.items() if self.written.get(p, "-") != code} | set(left)
         if pages or left:
             self.store.friends.seen_here(self.process, pages, left)
