@@ -25,7 +25,7 @@ from typing import Any
 
 from flask import current_app
 
-from zerogames.store import Store
+from zerogames.store import Store, Unavailable
 
 from . import identity
 
@@ -134,8 +134,10 @@ class Hub:
                                 self.running = False
                                 return
                 heard_at = self.hear_news(heard_at)
+            except Unavailable:
+                pass  # the store is away (and says so itself): the next turn tries again
             except Exception:
-                log.exception("presence: the store could not be reached; trying again")
+                log.exception("presence: this turn failed; the next tries again")
 
     def write_presence(self) -> bool:
         """Write who is here; tell the friends of whoever came, went or moved. Whether anyone was."""
@@ -169,9 +171,9 @@ def hub() -> Hub:
     return current_app.extensions["zerogames.presence"]
 
 
-def tune_in(uid: str, code: str | None, event: threading.Event, page: str | None = None) -> Listener | None:
-    """A listener for this channel's player, if they have an account (a guest has no friends)."""
+def tune_in(uid: str, code: str, event: threading.Event) -> Listener | None:
+    """A listener for a table channel's player, if they have an account (a guest has no friends)."""
     account = identity.signed_in_account()
     if account is None or account.id != uid:
         return None
-    return hub().tune_in(uid, code, page, event)
+    return hub().tune_in(uid, code, None, event)
