@@ -102,6 +102,20 @@ def test_an_invitation_waits_on_the_home_page_until_dismissed(ann, bob):
     assert "invites you" not in words(bob.get("/").text)
 
 
+def test_an_invitation_taken_up_or_to_a_room_that_started_is_gone(ann, bob, player):
+    befriend(ann, bob)
+    code = create_room(ann)
+    post(ann, f"/r/{code}/invite", username="bob")
+    bob.post(f"/r/{code}/join", data={"name": "Bob"}, headers={"HX-Request": "true"})
+    assert "invites you" not in words(bob.get("/").text)
+    other = create_room(ann, "cabo")
+    post(ann, f"/r/{other}/invite", username="bob")
+    assert "ann invites you to Cabo" in words(bob.get("/").text)
+    ann.post(f"/r/{other}/bots", data={"level": "easy"}, headers={"HX-Request": "true"})
+    ann.post(f"/r/{other}/start", headers={"HX-Request": "true"})
+    assert "invites you" not in words(bob.get("/").text)
+
+
 def test_only_a_seated_player_invites_and_only_friends(ann, bob, player):
     code = create_room(ann)
     assert "Only your friends can be invited" in post(ann, f"/r/{code}/invite", username="bob")

@@ -139,12 +139,14 @@ class Friends:
 
     def invites(self, player: str, since: float) -> list[Invite]:
         """The invitations waiting for the player, newest first, sent after `since`: not dismissed,
-        from a friend, to a room still in the store."""
+        from a friend, to a room still in the store where the player has no seat yet."""
         rows = self.db.rows(
             "select i.code, p.username, r.game, i.sent from invites i"
             " join players p on p.id = i.sender join rooms r on r.code = i.code"
             " join friends f on f.player = i.player and f.other = i.sender and f.standing = ?"
-            " where i.player = ? and i.dismissed = 0 and i.sent > ? order by i.sent desc",
+            " where i.player = ? and i.dismissed = 0 and i.sent > ?"
+            " and not exists (select 1 from seats s where s.code = i.code and s.uid = i.player)"
+            " order by i.sent desc",
             [Standing.FRIENDS.value, player, since],
         )
         return [Invite(*row) for row in rows]
