@@ -56,7 +56,9 @@ def friends_story(ann: Page, bob: Page, url: str, checked: bool = False) -> floa
     ann.goto(url + "/friends")
     expect(ann.locator("#friends-list")).to_contain_text("At a table: Zero Game")
     bob.context.close()
+    closed = time.monotonic()
     expect(ann.locator("#friends-list")).to_contain_text("Away")
+    print(f"away shown {time.monotonic() - closed:.2f} s after the tab closed")
     return took
 
 
