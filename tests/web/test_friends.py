@@ -177,6 +177,8 @@ def test_a_player_at_the_same_table_is_added_from_its_lobby(ann, bob, player):
     assert "Asked bob to be your friend" in post(ann, f"/r/{code}/befriend", username="bob")
     assert "At this table" not in words(ann.get(f"/r/{code}").text)
     assert "Asking to be your friend ann" in friends_page(bob)
+    post(bob, "/friends/ann/block")
+    assert "At this table" not in words(bob.get(f"/r/{code}").text)  # the blocked are hidden from him
 
 
 def test_a_page_open_only_between_two_writes_is_still_seen(registry, ann, bob):

@@ -132,7 +132,8 @@ def invite_context(uid: str, code: str, said: str | None = None, refused: bool =
     seated = {seat.uid for seat in room.published.seats if seat.uid not in (None, uid)}
     listed = {friend.id: friend.username for friend in store().friends.listed(uid)}
     online = [line for line in lines if line.online and line.username not in map(listed.get, seated)]
-    accounts = [store().players.player(player) for player in sorted(seated - set(listed))]
+    hidden = set(listed) | {friend.id for friend in store().friends.blocked(uid)}  # a block hides them
+    accounts = [store().players.player(player) for player in sorted(seated - hidden)]
     strangers = sorted(account.username for account in accounts if account and account.username)
     return {
         "code": room.code,
