@@ -27,7 +27,7 @@ def test_home_settings_how_to_play_and_a_lobby_have_no_serious_violation(page, s
     check_access(page, "a daily deal's page")
     page.goto(f"{server.url}/leaderboard/{next(iter(TABLES))}")
     check_access(page, "a leaderboard")
-    for account_page in ("signup", "signin"):
+    for account_page in ("signup", "signin", "friends"):
         page.goto(f"{server.url}/{account_page}")
         check_access(page, account_page)
     create_room(page, server.url, "Ann")

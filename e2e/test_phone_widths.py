@@ -95,7 +95,7 @@ def test_no_page_is_wider_than_a_phone_of_360_or_390_px_in_any_look(browser, sit
     play_until_over([page])
     page.locator("#game-record").get_by_role("link", name="Watch replay").click()
     expect(page.locator("#step-count")).to_be_visible()
-    pages += [page.url, site.url + "/leaderboard/zero_game", site.url + "/me"]
+    pages += [page.url, site.url + "/leaderboard/zero_game", site.url + "/me", site.url + "/friends"]
     for look in ("default", "every setting"):
         if look != "default":
             page.context.add_cookies([{"name": "settings", "value": EVERY_SETTING, "url": site.url}])

@@ -21,6 +21,7 @@
   var busyWait = 0;
   function busy(answer) {
     var note = byId("live-busy");
+    if (!note) return;  // a page's channel other than a table's: its back-off alone
     note.hidden = !(note.textContent = answer.status == 503 ? note.dataset.busy : "");
     busyWait = !note.hidden && "wait" in note.dataset && 1000 * answer.headers.get("Retry-After");
   }
@@ -68,7 +69,7 @@
   });
   on("htmx:wsClose", function (event) {
     var closed = event.detail.event;
-    if (!closed.target.opened) fetch(byId("live-busy").dataset.ask).then(busy, busy);
+    if (!closed.target.opened && byId("live-busy")) fetch(byId("live-busy").dataset.ask).then(busy, busy);
     if (closed.target !== latest) return;  // given up, closing after its successor opened
     socket = null;
     showStatus();

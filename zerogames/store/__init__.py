@@ -1,7 +1,7 @@
 """The site's store: one repository per aggregate (rooms and seats, the game log, players with their
-accounts and sessions, ratings, the history of games played), composed over one connection, SQLite's
-by default or PostgreSQL's (zerogames.store.connection, zerogames.store.postgres), with one schema for
-both (zerogames.store.schema)."""
+accounts and sessions, ratings, the history of games played, friends and presence), composed over one
+connection, SQLite's by default or PostgreSQL's (zerogames.store.connection, zerogames.store.postgres),
+with one schema for both (zerogames.store.schema)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager
 
 from .connection import JOURNAL_SIZE_LIMIT, Connection, SQLiteConnection, Unavailable
 from .dailies import Dailies
+from .friends import Friends
 from .games import SNAPSHOT_EVERY, Games
 from .history import History
 from .peers import Peers
@@ -63,6 +64,7 @@ class Store:
         self.history = History(db, self.ratings)
         self.games = Games(db, self.players, self.history)
         self.dailies = Dailies(db)
+        self.friends = Friends(db)
 
     def open(self) -> Store:
         self.db.open()

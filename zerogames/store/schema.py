@@ -185,6 +185,29 @@ TABLES = (
     # Sign-ins: each signed-in browser's session, by the digest of the token its cookie holds (the
     # token itself is kept nowhere but in that cookie).
     Table("sessions", (("id", TEXT), ("player", TEXT), ("created", REAL)), ("id",), (Index(("player",)),)),
+    # Friends (zerogames.friends): each pair twice, a line for each side's standing (asked, asked-me,
+    # friends); each block; each invitation to a room, until dismissed or stale.
+    Table(
+        "friends",
+        (("player", TEXT), ("other", TEXT), ("standing", TEXT), ("since", REAL)),
+        ("player", "other"),
+    ),
+    Table("blocks", (("blocker", TEXT), ("blocked", TEXT), ("since", REAL)), ("blocker", "blocked")),
+    Table(
+        "invites",
+        (("player", TEXT), ("code", TEXT), ("sender", TEXT), ("sent", REAL), ("dismissed", INTEGER)),
+        ("player", "code"),
+    ),
+    # Presence (zerogames.web.presence): each process's line for each signed-up player with a page of the
+    # site open there (`code` the table's, or null), rewritten every few seconds; a line whose `seen` is
+    # old belongs to a process gone. `news`: when a player last had something new to be shown (a
+    # request, an invitation, a friend's presence), which every process looks for a few times a second.
+    Table(
+        "presence",
+        (("player", TEXT), ("process", TEXT), ("online", INTEGER), ("code", TEXT), ("seen", REAL)),
+        ("player", "process"),
+    ),
+    Table("news", (("player", TEXT), ("at", REAL)), ("player",), (Index(("at",)),)),
 )
 
 

@@ -15,6 +15,7 @@ from . import (
     assets,
     daily,
     fairness,
+    friends,
     guard,
     history,
     identity,
@@ -60,6 +61,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(fairness.bp)
     app.register_blueprint(daily.bp)
     app.register_blueprint(settings.bp)
+    friends.init_app(app)
     # Block tags leave no blank lines behind: every pushed byte counts, a thousand times over.
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -24,7 +24,7 @@ from wsproto.extensions import PerMessageDeflate
 from zerogames import metrics
 from zerogames.rooms import Published, Subscriber
 
-from . import identity, limits, render, viewmodel
+from . import identity, limits, presence, render, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("live", __name__)
@@ -255,6 +255,7 @@ def live(ws, code: str) -> None:
     # so that a closed channel goes at once and gives its place back.
     subscriber = Subscriber(who.uid, ws.event)
     registry.subscribe(room, subscriber)
+    news = presence.tune_in(who.uid, room.code, ws.event)  # a signed-up player's notices ride along
     opened = time.time()
     give_up_unanswered(ws)
     HEARTBEAT.add(ws)
@@ -274,7 +275,11 @@ def live(ws, code: str) -> None:
                 if message:
                     ws.send(message)
                     metrics.pushed(max(published.at, opened))
+            if news is not None and news.follow(published.status, published.seats):
+                ws.send(news.take())
             subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking
     finally:
         HEARTBEAT.discard(ws)
         registry.unsubscribe(room, subscriber)
+        if news is not None:
+            presence.hub().leave(news)
