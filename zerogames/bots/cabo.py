@@ -305,9 +305,23 @@ def hard(
 
 def call_pays(view: dict[str, Any], memory: Memory, rng: random.Random, deals: int) -> bool:
     """Whether calling now scores less, on average over the deals, than playing on."""
+    called, playing_on = call_or_play_on(view, memory, rng, deals)
+    return called < playing_on
+
+
+def call_or_play_on(
+    view: dict[str, Any],
+    memory: Memory,
+    rng: random.Random,
+    deals: int,
+    time_limit: float | None = TIME_LIMIT,
+) -> tuple[float, float]:
+    """The points the seat may expect from calling now, and from playing on, over the deals (the ones
+    played before `time_limit` ran out, if it did)."""
     seat = view["seat"]
     called = playing_on = 0.0
-    stop = time.perf_counter() + TIME_LIMIT
+    dealt = 0
+    stop = None if time_limit is None else time.perf_counter() + time_limit
     for _ in range(deals):
         state = sample_board(view, memory, rng)
         totals = [total(hand) for hand in state["hands"]]
@@ -319,9 +333,33 @@ def call_pays(view: dict[str, Any], memory: Memory, rng: random.Random, deals: i
         mine = totals[seat]
         called += min(0, mine) if mine <= min(totals) else mine + CALLER_BEATEN
         playing_on += mine - PLAYING_ON
-        if time.perf_counter() > stop:
+        dealt += 1
+        if stop is not None and time.perf_counter() > stop:
             break
-    return called < playing_on
+    return called / max(1, dealt), playing_on / max(1, dealt)
+
+
+# What `values` reckons in: the round's points, fewer is better (so counted negative).
+VALUES_IN = "points the hand is expected to end the round on, counted negative"
+
+
+def values(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None = None,
+    time_limit: float | None = TIME_LIMIT,
+) -> list[float] | None:
+    """Hard's one search, when Cabo may be called: minus the points calling may be expected to bring,
+    and for every other move minus those of playing on (Hard weighs no other move: it plays them as
+    Normal does); None when there is no call to weigh."""
+    if not any(action["type"] == "cabo" for action in legal):
+        return None
+    called, playing_on = call_or_play_on(
+        memory.remembered(view), memory, rng, budget or DEFAULT_BUDGET, time_limit
+    )
+    return [-called if action["type"] == "cabo" else -playing_on for action in legal]
 
 
 def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:

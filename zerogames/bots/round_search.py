@@ -205,18 +205,32 @@ def search(
 ) -> int | str | None:
     """The root move most often taken over `iterations` iterations, each on a fresh deal; None when no
     deal could be drawn. `worth` turns a round's points into the seat's worth, scaled to 0..1."""
+    root = grown(deal, worth, seat, iterations, rng)
+    if not root.visits:
+        return None
+    return max(root.visits, key=root.visits.__getitem__)
+
+
+def grown(
+    deal: Callable[[], Round | None],
+    worth: Callable[[list[int]], float],
+    seat: int,
+    iterations: int,
+    rng: random.Random,
+    time_limit: float | None = TIME_LIMIT,
+) -> Node:
+    """The seat's tree after `iterations` iterations (or as many as `time_limit` allowed): its root's
+    moves, how often each was taken and the worth they brought."""
     root = Node()
-    stop = time.perf_counter() + TIME_LIMIT
+    stop = None if time_limit is None else time.perf_counter() + time_limit
     for _ in range(iterations):
         state = deal()
         if state is None:
             continue
         iterate(root, state, worth, seat, rng)
-        if time.perf_counter() > stop:
+        if stop is not None and time.perf_counter() > stop:
             break
-    if not root.visits:
-        return None
-    return max(root.visits, key=root.visits.__getitem__)
+    return root
 
 
 def other_move(state: Round, legal: list, rng: random.Random) -> int | str:

@@ -29,9 +29,23 @@ def best_by_deals(
 ) -> Action | None:
     """The legal action whose outcomes, summed over `budget` sampled deals, are best (the first on a
     tie); None when no deal could be drawn (the caller falls back on its heuristic)."""
+    means = mean_by_deals(legal, deal, outcome, budget)
+    return best(legal, means) if means else None
+
+
+def mean_by_deals(
+    legal: list[Action],
+    deal: Callable[[], State | None],
+    outcome: Callable[[State, Action], float],
+    budget: int,
+    time_limit: float | None = TIME_LIMIT,
+) -> list[float] | None:
+    """Each legal action's mean outcome over `budget` sampled deals (over the whole deals played when
+    `time_limit` ran out first); None when no deal could be drawn. Without a time limit the same
+    generator always gives the same figures (a game's analysis: zerogames.analysis)."""
     totals = [0.0] * len(legal)
     dealt = 0
-    stop = time.perf_counter() + TIME_LIMIT
+    stop = None if time_limit is None else time.perf_counter() + time_limit
     for _ in range(budget):
         state = deal()
         if state is None:
@@ -39,12 +53,12 @@ def best_by_deals(
         outcomes = []
         for action in legal:
             outcomes.append(outcome(state, action))
-            if time.perf_counter() > stop:
-                # Out of time mid-deal (a starved machine): decide on the whole deals played so far.
-                return best(legal, totals) if dealt else None
+            if stop is not None and time.perf_counter() > stop:
+                # Out of time mid-deal (a starved machine): the whole deals played so far.
+                return [total / dealt for total in totals] if dealt else None
         totals = [total + value for total, value in zip(totals, outcomes, strict=True)]
         dealt += 1
-    return best(legal, totals) if dealt else None
+    return [total / dealt for total in totals] if dealt else None
 
 
 def best(legal: list[Action], totals: list[float]) -> Action:

@@ -10,7 +10,7 @@ from zerogames.games.base import State
 from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, SUITS, trick_winner
 from zerogames.games.trump_card import FIRST_DEAL
 
-from .search import best_by_deals
+from .search import TIME_LIMIT, best, mean_by_deals
 from .tricks import TricksSeen, higher_unseen
 
 
@@ -105,8 +105,27 @@ def hard(
     if len(legal) == 1:
         return legal[0]
     fallback = normal(view, legal, memory, rng)
+    means = values(view, legal, memory, rng, budget)
+    return best(legal, means) if means else fallback
+
+
+# What `values` reckons in: the cards the seat's team banks over the other's, and a deck's worth of
+# cards more for winning the match.
+VALUES_IN = "cards banked ahead of the other team, 52 more for winning the match"
+
+
+def values(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None = None,
+    time_limit: float | None = TIME_LIMIT,
+) -> list[float] | None:
+    """Each legal action's mean outcome over Hard's deals; None when Hard does not search (the match
+    was not seen whole, or no deal fits)."""
     if not memory.whole:
-        return fallback
+        return None
     team = view["seat"] % 2
 
     def outcome(state: State, action: dict[str, Any]) -> float:
@@ -114,8 +133,9 @@ def hard(
         banked = result["banked"]
         return banked[team] - banked[1 - team] + (len(STANDARD_DECK) if result["team"] == team else 0)
 
-    chosen = best_by_deals(legal, lambda: sample_match(view, memory, rng), outcome, budget or DEFAULT_BUDGET)
-    return chosen or fallback
+    return mean_by_deals(
+        legal, lambda: sample_match(view, memory, rng), outcome, budget or DEFAULT_BUDGET, time_limit
+    )
 
 
 def sample_match(view: dict[str, Any], memory: Memory, rng: random.Random) -> State | None:

@@ -14,7 +14,7 @@ from zerogames.games import GAMES
 from zerogames.games.base import State
 from zerogames.games.zero import DECK, DONE, GUESSES, safe_sets
 
-from .search import best_by_deals
+from .search import TIME_LIMIT, best, mean_by_deals
 
 
 def unseen_mean(view: dict[str, Any]) -> float:
@@ -231,11 +231,18 @@ def guess_from_deals(
     samples: int,
     reads_styles: bool,
 ) -> dict[str, Any]:
-    """The likeliest total over sampled deals of the other hands. In each deal, every card a player may
-    have played is weighed by how well it explains their guess, if they made one: a player guesses the
-    nearest free total to what they aim at, their card and the others' average as they see it (plain),
-    or also the earlier guesses read as plain ones. Hard weighs the two by what it has seen of each
-    player; Normal takes everyone to be plain."""
+    """The likeliest total over sampled deals of the other hands (`total_chances`)."""
+    return likeliest_guess(legal, total_chances(view, memory, rng, samples, reads_styles))
+
+
+def total_chances(
+    view: dict[str, Any], memory: Memory, rng: random.Random, samples: int, reads_styles: bool
+) -> Counter:
+    """How likely each total is, weighed over sampled deals of the other hands. In each deal, every
+    card a player may have played is weighed by how well it explains their guess, if they made one: a
+    player guesses the nearest free total to what they aim at, their card and the others' average as
+    they see it (plain), or also the earlier guesses read as plain ones. Hard weighs the two by what
+    it has seen of each player; Normal takes everyone to be plain."""
     others, bound = view["players"] - 1, view["guess_range"][1]
     mean = public_mean(view)
     # A guesser's average leaves out their own hand, known in each deal.
@@ -269,7 +276,7 @@ def guess_from_deals(
             spread = add_card(spread, odds)
         for total, chance in spread.items():
             totals[total] += weight * chance
-    return likeliest_guess(legal, totals)
+    return totals
 
 
 def aims_saying(total: int, taken: set[int], bound: int) -> tuple[float, float]:
@@ -340,6 +347,32 @@ def hard(
         return guess_from_deals(view, legal, memory, rng, GUESS_SAMPLES, reads_styles=True)
     if len(legal) == 1:
         return legal[0]
+    means = values(view, legal, memory, rng, budget)
+    return best(legal, means) if means else choose(view, legal, "hard", rng)
+
+
+# What `values` reckons in: cards. A card played is worth what the trick played out brings the seat
+# (`trick_gain`); a guess, the cards it wins times the chance it is right.
+VALUES_IN = "cards won and kept safe, and what the hand is worth after the trick"
+
+
+def values(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None = None,
+    time_limit: float | None = TIME_LIMIT,
+) -> list[float] | None:
+    """Each legal card's or guess's worth by Hard's sampled deals; None for the safe sets (Hard lays
+    the most cards it can, a rule, not a search)."""
+    kind = legal[0]["type"]
+    if kind == "safe":
+        return None
+    if kind == "guess":
+        chances = total_chances(view, memory, rng, GUESS_SAMPLES, reads_styles=True)
+        weight = sum(chances.values()) or 1.0
+        return [view["players"] * chances[action["total"]] / weight for action in legal]
     seat, mean = view["seat"], public_mean(view)
     shares = {other: memory.reading_share(other) for other in memory.held}
 
@@ -351,8 +384,7 @@ def hard(
     def outcome(state: State, action: dict[str, Any]) -> float:
         return trick_gain(RULES.apply(state, seat, action), seat, shares, mean, rng)
 
-    chosen = best_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET)
-    return chosen or choose(view, legal, "hard", rng)
+    return mean_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET, time_limit)
 
 
 def sample_trick(view: dict[str, Any], memory: Memory, unseen: list[int], rng: random.Random) -> State:

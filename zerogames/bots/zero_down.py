@@ -21,7 +21,7 @@ from zerogames.games.zero_down import (
     is_zero,
 )
 
-from .search import best_by_deals
+from .search import TIME_LIMIT, best, mean_by_deals
 
 # A hand scoring this little is worth ending the round on.
 GOOD_ENOUGH = 3
@@ -179,14 +179,33 @@ def hard(
         return winning or legal[0]
     ranked = sorted(swaps, key=lambda action: normal_worth(after_swap(hand, action), action, memory, seat))
     candidates = [next(action for action in legal if action["type"] == "knock"), *ranked[:CANDIDATES]]
+    means = values(view, candidates, memory, rng, budget)
+    return best(candidates, means) if means else normal(view, legal, memory, rng)
+
+
+# What `values` reckons in: the round's points the hand may be expected to end on, less is better
+# (so counted negative).
+VALUES_IN = "points the hand is expected to end the round on, counted negative"
+
+
+def values(
+    view: dict[str, Any],
+    actions: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None = None,
+    time_limit: float | None = TIME_LIMIT,
+) -> list[float] | None:
+    """Each of these actions' worth over Hard's deals: minus the points the hand is expected to end on
+    (Hard weighs its few likeliest moves; an analysis weighs every legal one)."""
+    seat = view["seat"]
 
     def outcome(state: State, action: dict[str, Any]) -> float:
         return -hand_worth_later(RULES.apply(state, seat, action), seat, rng)
 
-    chosen = best_by_deals(
-        candidates, lambda: sample_table(view, memory, rng), outcome, budget or DEFAULT_BUDGET
+    return mean_by_deals(
+        actions, lambda: sample_table(view, memory, rng), outcome, budget or DEFAULT_BUDGET, time_limit
     )
-    return chosen or normal(view, legal, memory, rng)
 
 
 def sample_table(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:

@@ -14,6 +14,7 @@ from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 from zerogames.games.zero_game import BIDS, PLAYS
 
 from . import round_search
+from .round_search import TIME_LIMIT
 from .search import best_by_deals
 from .tricks import TricksSeen, higher_unseen
 
@@ -194,6 +195,34 @@ def hard(
         if found is not None:
             return BIDS[found] if isinstance(found, int) else PLAYS[found]
     return normal(view, legal, memory, rng)
+
+
+# What `values` reckons in: the round's points (in the last round of a game of several, the game too).
+VALUES_IN = "round points (in the last round, 30 more for winning the game)"
+
+
+def values(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None = None,
+    time_limit: float | None = TIME_LIMIT,
+) -> list[float] | None:
+    """Each legal move's mean worth in Hard's search tree (`worth`), on `budget` iterations; None when
+    Hard does not search (the round was not seen whole). The search tries every move
+    at its root, then mostly the best: the best mean is the move Hard takes most often."""
+    if not memory.whole:
+        return None
+    scaled = round_worth(view)
+    root = round_search.grown(
+        lambda: round_now(view, memory, rng), scaled, view["seat"], budget or HARD_ITERATIONS, rng, time_limit
+    )
+    keys = [action["bid"] if action["type"] == "bid" else action["card"] for action in legal]
+    if not all(root.visits.get(key) for key in keys):
+        return None  # a move never tried has no worth to tell (too few iterations, or no deal fitted)
+    most = 10 + view["cards_dealt"]
+    return [most * root.totals[key] / root.visits[key] for key in keys]
 
 
 def round_now(view: dict[str, Any], memory: Memory, rng: random.Random) -> round_search.Round | None:
