@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from contextlib import AbstractContextManager
 
+from .analyses import Analyses
 from .connection import JOURNAL_SIZE_LIMIT, Connection, SQLiteConnection, Unavailable
 from .dailies import Dailies
 from .friends import Friends
@@ -65,6 +66,7 @@ class Store:
         self.games = Games(db, self.players, self.history)
         self.dailies = Dailies(db)
         self.friends = Friends(db)
+        self.analyses = Analyses(db)
 
     def open(self) -> Store:
         self.db.open()

@@ -182,6 +182,12 @@ TABLES = (
         ("game", "day", "player"),
         (Index(("code",)),),
     ),
+    # Each finished game's analysis per seat (zerogames.analysis), as JSON: worked out once, when first asked.
+    Table(
+        "analyses",
+        (("code", TEXT), ("game_no", INTEGER), ("seat", INTEGER), ("decisions", TEXT)),
+        ("code", "game_no", "seat"),
+    ),
     # Sign-ins: each signed-in browser's session, by the digest of the token its cookie holds (the
     # token itself is kept nowhere but in that cookie).
     Table("sessions", (("id", TEXT), ("player", TEXT), ("created", REAL)), ("id",), (Index(("player",)),)),
