@@ -43,7 +43,11 @@ def test_two_players_play_the_same_deal_and_see_each_others_only_after_playing(p
 
     # Bea has not played it: neither the results nor Ann's cards, through the replay or its data.
     assert "Ann" not in words(bea.get(f"/daily/{GAME}").text)
-    for url in (f"/replay/{first.code}-1", f"/replay/{first.code}-1/fair.json"):
+    for url in (
+        f"/replay/{first.code}-1",
+        f"/replay/{first.code}-1/fair.json",
+        f"/replay/{first.code}-1/analysis",
+    ):
         refused = bea.get(url)
         assert refused.status_code == 403 and "daily deal" in unescape(refused.text), url
     second = registry.get(play(bea))

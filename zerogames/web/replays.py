@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
+from zerogames import analysis, bots
 from zerogames.games.figures import minutes
 from zerogames.numbers import whole_number
 from zerogames.offload import off_the_loop
@@ -20,11 +21,19 @@ from zerogames.records import Replay
 from . import identity, render, tables
 from .fairness import ended_record, replay_check
 from .history import chart_of, replay_of
+from .registry import web_registry
 from .viewmodel import RoomInfo, SeatInfo, room_body
 
 bp = Blueprint("replays", __name__)
 
 OPEN = "open"
+ANALYSING = "zerogames.analysing"
+
+
+@bp.record_once
+def init_analyses(state) -> None:
+    # The analyses this process is working out, by game and seat: asked again meanwhile, a page waits.
+    state.app.extensions[ANALYSING] = set()
 
 
 def finished_replay(game: str) -> Replay:
@@ -139,7 +148,62 @@ def replay(game: str):
         chart=chart_of(replay, n),
         open_hands=view["hands"] if me is None else None,
         fair=replay_check(replay),
+        **analysis_context(record, kept_analysis(record)),
     )
+
+
+# Where the viewer lost points (zerogames.analysis): only their own seat's decisions, worked out once
+# per game and seat, off the loop, then kept in the store. A daily deal's replay opens to nobody but
+# those who played it until the day is over (ended_record), and so does its analysis.
+
+
+def own_seat(record) -> int | None:
+    return record.players_seats.get(identity.current_uid())
+
+
+def kept_analysis(record) -> list[analysis.Decision] | None:
+    """The viewer's own seat's analysis, if it is worked out (None also when they did not play)."""
+    seat = own_seat(record)
+    if seat is None:
+        return None
+    data = web_registry().store.analyses.of(record.code, record.game_no, seat)
+    return None if data is None else analysis.from_data(data)
+
+
+def analysis_context(record, found: list[analysis.Decision] | None) -> dict[str, Any]:
+    return {
+        "my_seat": own_seat(record),
+        "decisions": found,
+        "costliest": analysis.costliest(found) if found else [],
+        "analysis_url": url_for("replays.analysis_part", game=request.view_args["game"].upper()),
+        "replay_url": url_for("replays.replay", game=request.view_args["game"].upper()),
+        "values_in": bots.MODULES[record.game].VALUES_IN,
+    }
+
+
+@bp.get("/replay/<game>/analysis")
+def analysis_part(game: str):
+    """The viewer's analysis: worked out now if nobody is working it out already (else "Working out…",
+    asked again in a moment). Without htmx, back to the replay, which shows it once it is done."""
+    record = finished_replay(game).record
+    seat = own_seat(record)
+    if seat is None:
+        abort(
+            403, description="Only a player's own decisions are weighed, on the replay of a game they played."
+        )
+    found = kept_analysis(record)
+    working, key = current_app.extensions[ANALYSING], (record.code, record.game_no, seat)
+    if found is None and key not in working:
+        working.add(key)
+        try:
+            found = analysis.analyse(record, seat, run=off_the_loop)
+            web_registry().store.analyses.keep(record.code, record.game_no, seat, analysis.as_data(found))
+        finally:
+            working.discard(key)
+    if not request.headers.get("HX-Request"):
+        return redirect(url_for("replays.replay", game=game) + "#analysis-heading")
+    context = analysis_context(record, found)
+    return render_template("replays/_analysis.html", record=record, polling=True, **context)
 
 
 @bp.errorhandler(403)
