@@ -8,7 +8,9 @@ day is over. Pure: no clock (the moment is passed in) and no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime
+from typing import Any
 
 from zerogames.fairness import SCHEME, Fairness, commitment, derived_seed
 from zerogames.games import GAMES
@@ -72,3 +74,11 @@ def share_text(game: str, day: str, seat: int, rounds: list[list[int]], link: st
     lines = [f"zerogames daily {rules.title} {day}"]
     lines += ["".join(squares[at : at + 10]) for at in range(0, len(squares), 10)]
     return "\n".join([*lines, link])
+
+
+def friends_first(results: list[dict[str, Any]], friends: Collection[str]) -> list[dict[str, Any]]:
+    """The day's results (each with the player's `name` and whether it is the viewer's, `me`): the
+    viewer's own, then their friends', then everyone else's, each in the order they were, a friend's
+    marked `friend`."""
+    marked = [row | {"friend": not row["me"] and row["name"] in friends} for row in results]
+    return sorted(marked, key=lambda row: 0 if row["me"] else 1 if row["friend"] else 2)

@@ -78,6 +78,15 @@ def test_two_players_play_the_same_deal_and_see_each_others_only_after_playing(p
     assert "drawn by the site" not in checked
 
 
+def test_the_days_results_put_the_viewers_own_then_their_friends_first():
+    names = ["Ann", "Bea", "Cal", "Dee", "Eve"]
+    results = [{"name": name, "me": name == "Dee", "score": at} for at, name in enumerate(names)]
+    ordered = daily.friends_first(results, {"Eve", "Bea", "Dee"})
+    assert [row["name"] for row in ordered] == ["Dee", "Bea", "Eve", "Ann", "Cal"]
+    assert [row["friend"] for row in ordered] == [False, True, True, False, False]
+    assert [row["name"] for row in daily.friends_first(results, ())] == ["Dee", "Ann", "Bea", "Cal", "Eve"]
+
+
 def test_a_streak_counts_the_days_in_a_row():
     assert daily.streak(["2026-12-01", "2026-11-30", "2026-11-28"], "2026-12-01") == 2
     assert daily.streak(["2026-12-01", "2026-11-30"], "2026-12-02") == 2  # today's still to play
