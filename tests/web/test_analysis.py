@@ -3,8 +3,10 @@ worked out once when first asked ("Working out…" until then), kept with the ga
 
 from __future__ import annotations
 
-from tests.web.conftest import started_with_bots, to_the_end, words
+from tests.web.conftest import on_both_stores, started_with_bots, to_the_end, words
 from zerogames import analysis
+
+pytestmark = on_both_stores
 
 
 def test_a_players_own_decisions_are_weighed_once_and_shown_to_them_alone(player, registry, monkeypatch):
