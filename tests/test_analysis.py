@@ -46,6 +46,10 @@ def hard_directly(record: Record, seat: int) -> list[tuple[int, list[float]]]:
         if mover == seat and len(legal) > 1:
             rng = random.Random(f"{record.code}-{record.game_no}/{seat}/{step}")
             view = rules.view(state, seat, record.actions[step - 2][2] if step > 1 else now)
+            # What Hard weighs: every legal action, or its shortlist and the player's (Zero Down).
+            if hasattr(module, "shortlist"):
+                listed = module.shortlist(view, legal, bot.memory)
+                legal = listed if action in listed else [*listed, action]
             worths = module.values(view, legal, bot.memory, rng, BUDGET, time_limit=None)
             if worths is not None:
                 weighed.append((step, worths[legal.index(action)], max(worths)))

@@ -100,14 +100,25 @@ def analyse(
 def weigh(record: Record, seat: int, decided: Decided, budget: int | None) -> Decision | None:
     """One decision weighed by Hard's search (None where Hard does not search)."""
     rng = random.Random(f"{record.code}-{record.game_no}/{seat}/{decided.step}")
+    actions = weighed_actions(record.game, decided)
     worths = bots.MODULES[record.game].values(
-        decided.view, decided.legal, decided.memory, rng, budget, time_limit=None
+        decided.view, actions, decided.memory, rng, budget, time_limit=None
     )
     if worths is None:
         return None
     best = max(range(len(worths)), key=worths.__getitem__)
-    played = decided.legal.index(decided.played)
-    return Decision(decided.step, decided.played, worths[played], decided.legal[best], worths[best])
+    played = actions.index(decided.played)
+    return Decision(decided.step, decided.played, worths[played], actions[best], worths[best])
+
+
+def weighed_actions(game: str, decided: Decided) -> list[Action]:
+    """The actions weighed at a decision: every legal one, or where Hard weighs only a few (its bot
+    module's `shortlist`: Zero Down's), those and the one the player chose."""
+    shortlist = getattr(bots.MODULES[game], "shortlist", None)
+    if shortlist is None:
+        return decided.legal
+    listed = shortlist(decided.view, decided.legal, decided.memory)
+    return listed if decided.played in listed else [*listed, decided.played]
 
 
 def costliest(found: list[Decision]) -> list[Decision]:

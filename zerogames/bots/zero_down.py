@@ -172,15 +172,23 @@ RULES = GAMES["zero_down"]
 def hard(
     view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
 ) -> dict[str, Any]:
+    candidates = shortlist(view, legal, memory)
+    if len(candidates) == 1:
+        return candidates[0]
+    means = values(view, candidates, memory, rng, budget)
+    return best(candidates, means) if means else normal(view, legal, memory, rng)
+
+
+def shortlist(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory) -> list[dict[str, Any]]:
+    """The moves Hard weighs: a swap that makes the hand zero, alone; else the knock and Normal's best
+    few swaps (the only move when there is no swap)."""
     hand, seat = view["hand"], view["seat"]
     swaps = [action for action in legal if action["type"] == "swap"]
     winning = next((action for action in swaps if is_zero(after_swap(hand, action))), None)
     if winning is not None or not swaps:
-        return winning or legal[0]
+        return [winning or legal[0]]
     ranked = sorted(swaps, key=lambda action: normal_worth(after_swap(hand, action), action, memory, seat))
-    candidates = [next(action for action in legal if action["type"] == "knock"), *ranked[:CANDIDATES]]
-    means = values(view, candidates, memory, rng, budget)
-    return best(candidates, means) if means else normal(view, legal, memory, rng)
+    return [next(action for action in legal if action["type"] == "knock"), *ranked[:CANDIDATES]]
 
 
 # What `values` reckons in: the round's points the hand may be expected to end on, less is better
@@ -197,7 +205,7 @@ def values(
     time_limit: float | None = TIME_LIMIT,
 ) -> list[float] | None:
     """Each of these actions' worth over Hard's deals: minus the points the hand is expected to end on
-    (Hard weighs its few likeliest moves; an analysis weighs every legal one)."""
+    (Hard weighs its shortlist; an analysis also the move the player made)."""
     seat = view["seat"]
 
     def outcome(state: State, action: dict[str, Any]) -> float:
