@@ -31,7 +31,10 @@ def test_two_players_play_the_same_deal_and_see_each_others_only_after_playing(p
     promised = fairness.commitment(registry.store.dailies.secret(GAME, day, "unused"))
     assert promised in ann.get("/daily").text
 
+    assert "Play today's Zero Game" in ann.get("/daily").text
     first = registry.get(play(ann))
+    listed = words(ann.get("/daily").text)
+    assert "You have played today's Zero Game" in listed and "Play today's Zero Game" not in listed
     assert len(first.seats) == daily.SEATS[GAME] and first.facts.fairness.commitment == promised
     assert play(ann) == first.code  # once a day: the same table again
     to_the_end(ann, first)

@@ -68,12 +68,14 @@ def why_hidden(code: str, game_no: int) -> str | None:
 
 @bp.get("/daily")
 def list_page():
-    day = today()
+    day, uid = today(), identity.current_uid()
+    dailies = web_registry().store.dailies
     deals = [
         {
             "game": game,
             "title": rules.title,
             "seats": daily.SEATS[game],
+            "played": dailies.room_of(game, day, uid) is not None,
             "commitment": commitment(secret_of(game, day)),
             "tomorrow": commitment(secret_of(game, daily.next_day(day))),
         }
