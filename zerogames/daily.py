@@ -77,8 +77,8 @@ def share_text(game: str, day: str, seat: int, rounds: list[list[int]], link: st
 
 
 def friends_first(results: list[dict[str, Any]], friends: Collection[str]) -> list[dict[str, Any]]:
-    """The day's results (each with the player's `name` and whether it is the viewer's, `me`): the
-    viewer's own, then their friends', then everyone else's, each in the order they were, a friend's
-    marked `friend`."""
-    marked = [row | {"friend": not row["me"] and row["name"] in friends} for row in results]
+    """The day's results (each with its `player` id and whether it is the viewer's, `me`): the
+    viewer's own, then their friends' (`friends`: player ids), then everyone else's, each in the order
+    they were, a friend's marked `friend`. By id, not by name: a guest may take any name."""
+    marked = [row | {"friend": not row["me"] and row["player"] in friends} for row in results]
     return sorted(marked, key=lambda row: 0 if row["me"] else 1 if row["friend"] else 2)

@@ -9,8 +9,9 @@ from html import unescape
 
 import pytest
 
-from tests.web.conftest import on_both_stores, to_the_end, words
+from tests.web.conftest import on_both_stores, to_the_end, uid_of, words
 from zerogames import daily, fairness
+from zerogames.friends import Outcome, Standing
 
 pytestmark = on_both_stores
 
@@ -83,11 +84,22 @@ def test_two_players_play_the_same_deal_and_see_each_others_only_after_playing(p
 
 def test_the_days_results_put_the_viewers_own_then_their_friends_first():
     names = ["Ann", "Bea", "Cal", "Dee", "Eve"]
-    results = [{"name": name, "me": name == "Dee", "score": at} for at, name in enumerate(names)]
-    ordered = daily.friends_first(results, {"Eve", "Bea", "Dee"})
+    results = [{"player": name.lower(), "name": name, "me": name == "Dee"} for name in names]
+    ordered = daily.friends_first(results, {"eve", "bea", "dee"})
     assert [row["name"] for row in ordered] == ["Dee", "Bea", "Eve", "Ann", "Cal"]
     assert [row["friend"] for row in ordered] == [False, True, True, False, False]
     assert [row["name"] for row in daily.friends_first(results, ())] == ["Dee", "Ann", "Bea", "Cal", "Eve"]
+
+
+def test_a_players_friends_come_first_in_the_days_results(player, registry, monkeypatch):
+    monkeypatch.setattr(daily, "LEVEL", "easy")
+    ann, bob, cal = player("Ann"), player("Bob"), player("Cal")
+    for client in (cal, bob, ann):
+        to_the_end(client, registry.get(play(client)))
+    registry.store.friends.settle(uid_of(ann), uid_of(bob), Outcome(Standing.FRIENDS, False))
+    table = words(ann.get(f"/daily/{GAME}").text)
+    assert table.index("Ann (you)") < table.index("Bob (friend)") < table.index("Cal")
+    assert "Cal (friend)" not in table
 
 
 def test_a_streak_counts_the_days_in_a_row():

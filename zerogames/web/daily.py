@@ -121,12 +121,6 @@ def my_day(game: str, day: str, uid: str, record: Record | None) -> dict[str, An
     return {"share": daily.share_text(game, day, seat, replay.scores_by_round(), link), "code": record.code}
 
 
-def friends_of(uid: str) -> frozenset[str]:
-    """The names of the player's friends, whose results come first: none until the site has friends
-    (their store answers here then)."""
-    return frozenset()
-
-
 def asked_day() -> str:
     """The day asked for (`?day=YYYY-MM-DD`, today or before), else today."""
     day, asked = today(), request.args.get("day", "")
@@ -161,11 +155,11 @@ def game_page(game: str):
         open_to_me=open_to_me,
         results=daily.friends_first(
             [
-                {"name": name, "code": code, "outcome": outcome, "score": score, "place": place}
-                | {"me": player == uid}
+                {"player": player, "name": name, "code": code, "outcome": outcome, "score": score}
+                | {"place": place, "me": player == uid}
                 for player, name, code, outcome, score, place in rows
             ],
-            friends_of(uid),
+            store.friends.friends_of([uid]),
         ),
         mine=my_day(game, day, uid, record) if open_to_me else None,
         streak=daily.streak(store.dailies.days(game, uid), today()),
