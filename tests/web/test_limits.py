@@ -238,3 +238,22 @@ def test_a_body_over_the_limit_is_answered_at_once_and_never_read(server):
 
 def test_the_live_channel_of_a_missing_room_is_a_plain_404(server):
     assert refused_status(server, "ZZZZ") == 404
+
+
+def test_a_first_message_that_comes_after_the_wait_keeps_the_channel(server):
+    """A page on a slow network says what it shows after the server stopped waiting: it has been sent
+    its table whole meanwhile, and its channel goes on pushing (closed, it would stay closed: pages open
+    theirs again only after a lost connection or a restart)."""
+    code, host = new_room(server)
+    ws = channel(server, code, cookie=host)
+    assert 'id="room-version"' in ws.recv()  # after the wait, the table whole
+    ws.send(json.dumps({"seq": 0}))
+    urllib.request.urlopen(
+        urllib.request.Request(
+            f"{server.url}/r/{code}/bots", data=b"level=easy", headers={"Cookie": host, "HX-Request": "true"}
+        )
+    ).read()
+    ws.settimeout(5)
+    assert "Easy bot" in ws.recv()
+    ws.send("{}")
+    assert closing(ws) == (1008, b"The page speaks once, when the channel opens.")

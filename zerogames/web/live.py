@@ -58,6 +58,7 @@ HELLO_LENGTH = 64
 # and of one whose page said more after it (a policy violation: the channel only pushes).
 UNREADABLE = 1007
 SPOKE_AGAIN = 1008
+NOT_A_HELLO = 'The first message must be {"seq": N}, the change the page shows.'
 # The close code of a channel whose room moved to another process (rooms.owners): "service restart",
 # on which the page opens its channel again (and the proxy sends it to the room's new owner).
 MOVED = 1012
@@ -201,13 +202,15 @@ def shown_seq(message: str | bytes | None) -> int | None:
     return seq
 
 
-def what_the_page_shows(ws, room) -> Published | None:
-    """The page's first (and only) message names the change its table was drawn from.
+def what_the_page_shows(ws, room) -> tuple[bool, Published | None]:
+    """The page's first (and only) message names the change its table was drawn from: whether it came
+    within the wait, and that change.
 
     A page that says nothing, or whose change the room no longer keeps, is sent its table whole.
     """
-    seq = shown_seq(ws.receive(timeout=HELLO_WAIT))
-    return None if seq is None else room.recent.get(seq)
+    message = ws.receive(timeout=HELLO_WAIT)
+    seq = shown_seq(message)
+    return message is not None, None if seq is None else room.recent.get(seq)
 
 
 @bp.before_request
@@ -245,9 +248,9 @@ def live(ws, code: str) -> None:
     who = viewmodel.viewer(room.code)
     pusher = Pusher(room.code, room.game_id, who)
     try:
-        shown = what_the_page_shows(ws, room)
+        heard, shown = what_the_page_shows(ws, room)
     except Unreadable:
-        ws.close(UNREADABLE, 'The first message must be {"seq": N}, the change the page shows.')
+        ws.close(UNREADABLE, NOT_A_HELLO)
         return
     if shown is not None:
         pusher.seed(shown)
@@ -264,8 +267,17 @@ def live(ws, code: str) -> None:
             subscriber.event.clear()
             # What the page sent, read without a timer (ws.receive(timeout=0) makes one per waking).
             if ws.input_buffer:
-                ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
-                return
+                if heard:
+                    ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
+                    return
+                # Its first message, come after the wait (a slow network, a busy phone): the table was
+                # sent whole meanwhile, and what the page says it showed before that is moot.
+                heard = True
+                try:
+                    shown_seq(ws.input_buffer.pop(0))
+                except Unreadable:
+                    ws.close(UNREADABLE, NOT_A_HELLO)
+                    return
             if room.gone:
                 ws.close(MOVED, "The table is served elsewhere now: open the channel again.")
                 return

@@ -150,15 +150,20 @@ def draw_whole(game_id: str, room: RoomInfo, context: dict[str, Any]) -> dict[st
 
 def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], who: Viewer) -> str:
     """The turn clock, drawn once per change for every viewer it says the same to: all but the seats it
-    names (who read "You have until ...") and the host (who may hand a seat to a bot). Only the host's,
-    or one with a seat away, holds forms, whose links carry the viewer's tab."""
+    names (who read "You have until ...") and, when it holds forms (a seat away, or one gone from the
+    table), the host, who may hand it to a bot. Its forms' links carry the viewer's tab."""
+    # What the clock shows is the same for all but the host, who is also told of the seats gone.
+    face_key = ("clock face", room.is_host, room.me if room.is_host else None)
+    if face_key not in shared:
+        shared[face_key] = clock_face(room, published)
+    face = shared[face_key]
     named = {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
-    forms = bool(published.away) or room.is_host
-    me = room.me if room.me in named or room.is_host else None
-    key = (CLOCK, me, room.is_host, who.act_url if forms else None)  # the act URL carries the tab
+    forms = face is not None and bool(face["away"] or face.get("gone"))
+    host = room.is_host and forms
+    me = room.me if room.me in named or host else None
+    key = (CLOCK, me, host, who.act_url if forms else None)  # the act URL carries the tab
     html = shared.get(key)
     if html is None:
-        face = clock_face(room, published)
         html = shared[key] = draw(room.game_id, CLOCK, {**who.context, "room": room, "face": face})
     return html
 

@@ -39,3 +39,9 @@ class TemplateEnvironment(templating.Environment):
             return self.concat(template.root_render_func(drawn))
         except Exception:
             self.handle_exception()
+        finally:
+            # A macro the template defines or imports sits in the context it closes over: a cycle, which
+            # would leave the context (the room, the view) to the garbage collector. Broken here, it all
+            # goes as soon as the region is drawn.
+            drawn.vars.clear()
+            drawn.exported_vars.clear()
