@@ -166,7 +166,7 @@ def one_of(action: Any, kind: str, key: str, values: Sequence[Any], made: Any) -
     return made[value]
 
 
-def listed(legal: list[Action], wanted: Any) -> Action | None:
+def listed(legal: Sequence[Action], wanted: Any) -> Action | None:
     """The action of `legal` that `wanted` is, if any."""
     # Bots and tests hand back the listed action itself: found by identity, compared with nothing.
     for action in legal:

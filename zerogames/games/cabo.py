@@ -9,11 +9,11 @@ viewer until it leaves the board). A view shows a face only to a viewer with a l
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, compress
 from typing import Any, ClassVar
 
 from .base import (
+    ACTION_TYPES,
     Action,
     ActionFields,
     Game,
@@ -139,22 +139,15 @@ class Cabo(Game):
 
     # Who may do what
 
-    def __init__(self) -> None:
-        # Each seat's last list of moves, with the state it was made for: `apply` checks a move
-        # against the list the table was just handed, without making it again (Cabo's lists are long).
-        self.last_listed: dict[int, tuple[State, Sequence[Action]]] = {}
-
     def legal_actions(self, state: State, seat: int | None, now: float = 0.0) -> list[Action]:
-        if seat is None:
-            return []
-        made = moves(state, seat)
-        if made:
-            self.last_listed[seat] = (state, made)
-        return list(made)
+        return [] if seat is None else moves(state, seat)
 
     def legal_move(self, state: State, seat: int, action: Any, now: float) -> Action | None:
-        last = self.last_listed.get(seat)
-        return listed_action(last[1] if last is not None and last[0] is state else moves(state, seat), action)
+        # A snap, most moves at a lively table, is looked for among the snaps alone, and in the
+        # board's own list: no list of moves is made for it.
+        if type(action) in ACTION_TYPES and action.get("type") == "snap":
+            return listed_action(snaps(state, seat) if state["phase"] == "play" else (), action)
+        return listed_action(moves(state, seat), action)
 
     def check(self, state: State, seat: int, action: Any, now: float) -> Action:
         # Switching memory mode is accepted from any seat during the opening peeks but is a table
@@ -203,6 +196,10 @@ class Cabo(Game):
         except IllegalAction as refused:
             return refused.reason
         return None
+
+    def load(self, data: dict[str, Any]) -> State:
+        state = super().load(data)
+        return {**state, "hands": Board(state["hands"])}
 
     # Scoring
 
@@ -314,8 +311,8 @@ class Cabo(Game):
 # Set-up
 
 
-def moves(state: State, seat: int) -> Sequence[Action]:
-    """What `seat` may do now (legal_actions hands out a copy: a snap list is the board's own)."""
+def moves(state: State, seat: int) -> list[Action]:
+    """What `seat` may do now, a new list at each call (its actions are shared, the list is not)."""
     phase = state["phase"]
     if phase != "play":
         if phase == "peek" and state["peeks"][seat] is None:
@@ -333,12 +330,9 @@ def moves(state: State, seat: int) -> Sequence[Action]:
         actions = [DRAW, *own_cards(state, seat, TAKES)]
         if state["caller"] is None:
             actions.append(CABO)
-        if state["window"]:
-            actions += snaps(state, seat)
+        actions += snaps(state, seat)
         return actions
-    if state["window"] and step == "start":
-        return snaps(state, seat)
-    return []
+    return list(snaps(state, seat))
 
 
 def deal_round(state: State) -> State:
@@ -349,7 +343,7 @@ def deal_round(state: State) -> State:
     return {
         **state,
         "shuffles": state["shuffles"] + 1,
-        "hands": hands,
+        "hands": Board(hands),
         # The first card of the discard pile lands through no player's action: it opens no window.
         "pile": (deck[taken],),
         "deck": deck[taken + 1 :],
@@ -605,19 +599,37 @@ def skip(state: State, seat: int, action: Action, now: float) -> State:
 # Snapping
 
 
-# The snap list is the longest list of legal actions by far, so it is made once per board, from each
-# hand's part made once per hand (hands are immutable: the same object means the same cards).
+# The snap list is the longest list of legal actions by far, asked for every seat after every action:
+# its snaps are made once, a row per seat (made afresh only past MADE_SLOTS), and each board remembers
+# the list it offers (see Board).
 SNAPS = tuple(
     tuple(SharedAction(type="snap", seat=target, slot=slot) for slot in range(MADE_SLOTS))
     for target in range(Cabo.max_players)
 )
-_board_targets: tuple[Any, dict[int | None, tuple[SharedAction, ...]]] = (None, {})
-_hand_targets: list[tuple[Any, tuple[SharedAction, ...]]] = [(None, ())] * Cabo.max_players
+
+
+class Board(tuple):
+    """The hands on the table by seat: a plain tuple of hands to every reader (equal to one, dumped as
+    one) that remembers the snaps it offers, by the hand locked from them (the caller's, or None).
+
+    A board is never changed, so neither is what it offers: each list is made at most once per board,
+    and the memo lives and dies with the states holding the board. The engine keeps nothing between
+    calls, and no room or bot thread sees a memo it was not handed with the board itself.
+    """
+
+    def __init__(self, hands: Any) -> None:
+        self.snaps: dict[int | None, tuple[SharedAction, ...]] = {}
+
+    def __reduce__(self) -> tuple[type, tuple[tuple[Any, ...]]]:
+        # A copy is a new board, its memo made afresh.
+        return (Board, (tuple(self),))
 
 
 def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
-    """Every slot this seat may snap now (the window being open)."""
-    global _board_targets
+    """Every slot this seat may snap now: while the window is open at the start of a turn, with no
+    snapped card's place waiting to be filled (the board's own list: `moves` hands out a copy)."""
+    if not state["window"] or state["step"] != "start" or state["handover"] is not None:
+        return ()
     hands = state["hands"]
     mine = hands[seat]
     # A snap away of one's own last card is refused, and snapping another needs a spare card.
@@ -626,34 +638,28 @@ def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
     caller = state["caller"]
     # Nobody but the caller may snap the caller's cards.
     locked = caller if caller != seat else None
-    board, made = _board_targets
-    if board is not hands:
-        made = {}
-        _board_targets = (hands, made)
+    # A board a caller put together (a test's, say) is a plain tuple: its list is made each time.
+    made = hands.snaps if type(hands) is Board else {}
     targets = made.get(locked)
     if targets is None:
-        targets = ()
-        for target, hand in enumerate(hands):
-            if target != locked:
-                known, part = _hand_targets[target]
-                targets += part if known is hand else snappable(target, hand)
-        made[locked] = targets
+        targets = made[locked] = board_snaps(hands, locked)
     return targets
 
 
-def snappable(target: int, hand: tuple) -> tuple[SharedAction, ...]:
-    """A snap of each card in this hand (kept for the next board with the same hand)."""
-    row = SNAPS[target]
-    if None not in hand and len(hand) <= MADE_SLOTS:
-        targets = row[: len(hand)]
-    else:
-        targets = tuple(
-            row[slot] if slot < MADE_SLOTS else SharedAction(type="snap", seat=target, slot=slot)
-            for slot, card in enumerate(hand)
-            if card is not None
-        )
-    _hand_targets[target] = (hand, targets)
-    return targets
+def board_snaps(hands: tuple, locked: int | None) -> tuple[SharedAction, ...]:
+    """A snap of every card on the board outside the `locked` hand."""
+    targets: list[SharedAction] = []
+    for target, hand in enumerate(hands):
+        if target == locked:
+            continue
+        if len(hand) <= MADE_SLOTS:
+            # A card's code is never empty: the slots holding one pick their snaps from the row.
+            targets += compress(SNAPS[target], hand)
+        else:
+            targets += (
+                SharedAction(type="snap", seat=target, slot=slot) for slot, card in enumerate(hand) if card
+            )
+    return tuple(targets)
 
 
 def snap_check(state: State, seat: int, action: Action) -> None:
@@ -698,7 +704,7 @@ def snap(state: State, seat: int, action: Action, now: float) -> State:
     deck, penalty = card_from_deck(state)
     if penalty is None:
         return finish_round({**state, **deck, "sightings": sightings}, {**last, "no_card": True})
-    hands = replaced(hands, seat, (*hands[seat], penalty))
+    hands = Board(replaced(hands, seat, (*hands[seat], penalty)))
     last["penalty_slot"] = len(hands[seat]) - 1
     return {**state, **deck, "sightings": sightings, "hands": hands, "last": last}
 
@@ -930,7 +936,7 @@ def replaced(items: tuple, at: int, item: Any) -> tuple:
 def placed(hands: tuple, seat: int, slot: int, card: str | None) -> tuple[tuple, str | None]:
     """The hands with `card` in that slot, and the card that was there."""
     hand = hands[seat]
-    return replaced(hands, seat, replaced(hand, slot, card)), hand[slot]
+    return Board(replaced(hands, seat, replaced(hand, slot, card))), hand[slot]
 
 
 def landed(state: State, card: str) -> dict[str, Any]:

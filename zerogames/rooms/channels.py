@@ -45,7 +45,7 @@ class Channels:
             came_back = room.closed.pop(sub.uid, None) is not None
             if not shows_connected and room.seat_of(sub.uid) is not None:
                 if came_back:
-                    self.registry.rewind(room)
+                    self.registry.arm_clock(room)  # a player back has their full clock again
                 room.changed()  # the seat shows as connected now
         registry = self.registry
         with registry.lock:

@@ -313,3 +313,5 @@ class Context:
     # What the store knows of players (who has signed up, their ratings, their seats' moves to other
     # devices): read, never written, while deciding.
     store: Store
+    # The turn clock's deadlines running now (rooms.turn_clock.deadlines): a timeout is due by them.
+    deadlines: tuple[tuple[int, float], ...] = ()

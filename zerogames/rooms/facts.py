@@ -51,13 +51,12 @@ class Facts:
     ratings: tuple[str | None, ...] = ()
     # The turn clock (rooms.turn_clock): when the game's last action was logged (every deadline counts
     # from it, so a restart resumes each clock where it was), each seat's timeouts in a row, the seat the
-    # last action was a timeout for, when each player last made a move of their own (by uid), and the
-    # deadlines running now.
+    # last action was a timeout for, and when each player last made a move of their own (by uid). The
+    # deadlines running now are no fact: they are drawn from these and the pages open (turn_clock.deadlines).
     last_at: float = 0.0
     timeouts: Mapping[int, int] = field(default_factory=dict)
     timed_out: int | None = None
     moved_at: Mapping[str, float] = field(default_factory=dict)
-    deadlines: tuple[tuple[int, float], ...] = ()
     # How the game ended (rooms.play.finished), once it has: what its pages read of its end.
     outcome: Outcome | None = None
     # Fair deals (zerogames.fairness): the secret the next game's seed is made from, drawn before its

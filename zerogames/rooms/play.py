@@ -108,7 +108,7 @@ def time_out(facts: Facts, command: TimeOut, context: Context) -> Verdict:
     if facts.status != "playing" or facts.version != command.version:
         return Unchanged()
     writes: tuple[Write, ...] = ()
-    for seat in turn_clock.due(facts, context.now):
+    for seat in turn_clock.due(facts, context.deadlines, context.now):
         if facts.status != "playing" or seat not in facts.rules.awaited(facts.state, context.now):
             continue  # an earlier timeout of this turn ended the game, or its round
         action = turn_clock.timeout_move(facts, seat, context.now)

@@ -84,14 +84,13 @@ class RoomRegistry:
     def carry_out(self, room: Room, command: c.Command) -> Any:
         """As `run`, with the room's lock held."""
         now = self.clock()
-        context = c.Context(room.code, now, room.connected(), self.bot_delay, self.store)
+        context = c.Context(room.code, now, room.connected(), self.bot_delay, self.store, room.deadlines)
         verdict = decide(room.facts, command, context)
         if isinstance(verdict, c.Refusal):
             raise c.Refused(verdict.reason, stale=verdict.stale)
         if isinstance(verdict, c.Unchanged):
             return verdict.answer
         facts = replace(verdict.facts, version=room.facts.version + 1)
-        facts = turn_clock.wound(facts, now, self.bot_delay, room.closed)
         row = facts.row(room.code)
         try:
             with self.store.transaction():
@@ -106,8 +105,8 @@ class RoomRegistry:
             raise c.Unsaved from error
         room.facts = facts
         self.watch_desertion(room, now, restart=played_by_a_player(verdict))
-        room.changed()
         self.arm(room)
+        room.changed()
         return verdict.answer
 
     def arm(self, room: Room) -> None:
@@ -121,26 +120,22 @@ class RoomRegistry:
         self.schedule_refresh(room, now)
 
     def arm_clock(self, room: Room) -> None:
-        """The turn clock's timer for the first deadline of the room's facts (the lock is held)."""
+        """The turn clock's deadlines drawn as of now from the room's facts and its pages open, for its
+        next publication, and the timer for the first (the lock is held). Called after every command
+        and when a player's page opens again (their full clock back, which their closed page had cut
+        short): the deadlines are what the facts and the pages make of the clock, no fact of their own."""
         if room.clock_timer is not None:
             room.clock_timer.cancel()
             room.clock_timer = None
-        facts = room.facts
-        if facts.deadlines:
-            first = min(until for _, until in facts.deadlines)
+        room.deadlines = self.deadlines(room)
+        if room.deadlines:
+            first = min(until for _, until in room.deadlines)
             room.clock_timer = self.scheduler.call_at(
-                first, partial(self.timed, room, c.TimeOut(facts.version))
+                first, partial(self.timed, room, c.TimeOut(room.facts.version))
             )
 
-    def rewind(self, room: Room) -> None:
-        """The turn clock's deadlines drawn again as of now (the lock held): a player whose page opens
-        again has the full clock that their closed page had cut short. The deadlines are what the
-        facts and the pages open make of the clock, as after every command, not a change of the facts:
-        no command, and the table's version stays."""
-        facts = turn_clock.wound(room.facts, self.clock(), self.bot_delay, room.closed)
-        if facts.deadlines != room.facts.deadlines:
-            room.facts = facts
-            self.arm_clock(room)
+    def deadlines(self, room: Room) -> tuple[tuple[int, float], ...]:
+        return turn_clock.deadlines(room.facts, self.clock(), self.bot_delay, room.closed)
 
     def timed(self, room: Room, command: c.TimeOut) -> None:
         """A timer's command: nothing, once the room has moved to another process; tried again in a
@@ -405,7 +400,7 @@ class RoomRegistry:
                 # A game ended with a result finished; one that was stopped has none (Outcome.how).
                 outcome = facts.rules.outcome(state, abandoned=facts.rules.result(state) is None)
                 facts = replace(facts, outcome=outcome)
-        room = Room(code, turn_clock.wound(facts, self.clock(), self.bot_delay), self.clock)
+        room = Room(code, facts, self.clock)
         room.facts = ranked.with_ratings(room.facts, self.store)
         if game_log is not None and row.status == "playing":
             self.bots.recall(room, game_log)
@@ -413,6 +408,8 @@ class RoomRegistry:
         # another process after a takeover) numbers its changes on from the moment it was rebuilt, in
         # milliseconds, past any number its last owner (counting from its own start) can have reached.
         room.seq = int(self.clock() * 1000)
+        # Shown from its first publication; its timer is set once the room is taken (owners.take).
+        room.deadlines = self.deadlines(room)
         room.published = room.publication(room.published)
         return room
 
@@ -444,4 +441,4 @@ def a_draw() -> c.Draw:
 
 def played_by_a_player(verdict: c.Decision) -> bool:
     """Whether the decision logs a player's own move."""
-    return any(isinstance(w, c.AppendAction) and w.by.startswith("player:") for w in verdict.writes)
+    return any(isinstance(w, c.AppendAction) and w.by.startswith(turn_clock.PLAYER) for w in verdict.writes)

@@ -109,6 +109,8 @@ class Room:
         # The turn clock's timer for the first deadline; since when every player has been gone (each
         # away, or with no live channel), and the timer that ends the game once they have been too long.
         self.clock_timer: Timer | None = None
+        # The deadlines that timer is set by, as the registry last drew them (turn_clock.deadlines).
+        self.deadlines: tuple[tuple[int, float], ...] = ()
         self.deserted_since: float | None = None
         self.abandon_timer: Timer | None = None
         self.published = self.publication(None)
@@ -162,7 +164,7 @@ class Room:
             self.clock(),
             facts.ranked,
             kept("ratings", facts.ratings),
-            facts.deadlines,
+            self.deadlines,
             kept("away", facts.away()),
             facts.timed_out,
             facts.outcome,

@@ -4,13 +4,14 @@ and seats marked away.
 Every deadline counts from the moment the game's last action was logged, so a restart resumes each
 clock where it was, and a deadline that fell while the server was down is met at once. A timeout is an
 ordinary action: chosen by the Easy bot from the seat's own view, logged with `by` set to "timeout".
-The registry sets one timer for the first deadline of the facts it publishes (rooms.registry).
+The deadlines are stored nowhere: the registry draws them from the facts and the pages open whenever
+either changes, publishes them, and sets one timer for the first (rooms.registry.arm_clock).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -27,12 +28,6 @@ TIMEOUT_LEVEL = "easy"
 def seconds_in_force(facts: Facts) -> int:
     """The clock the table runs now (0: off)."""
     return clock.seconds(dict(facts.options), facts.has_bots(), facts.ranked)
-
-
-def wound(facts: Facts, now: float, bot_delay: float, closed: Mapping[str, float] | None = None) -> Facts:
-    """The facts with the deadlines running now (`deadlines`)."""
-    drawn = deadlines(facts, now, bot_delay, closed or {})
-    return facts if drawn == facts.deadlines else replace(facts, deadlines=drawn)
 
 
 def deadlines(
@@ -92,10 +87,11 @@ def replayed(facts: Facts, begun: float, moves: list[tuple[int, float, str]]) ->
     return facts
 
 
-def due(facts: Facts, now: float) -> list[int]:
-    """The seats whose deadline has passed and whom the table still awaits."""
+def due(facts: Facts, running: Sequence[tuple[int, float]], now: float) -> list[int]:
+    """The seats whose deadline of those `running` (as `deadlines` drew them) has passed, and whom the
+    table still awaits."""
     awaited = facts.rules.awaited(facts.state, now)
-    return [seat for seat, until in facts.deadlines if until <= now and seat in awaited]
+    return [seat for seat, until in running if until <= now and seat in awaited]
 
 
 def timeout_move(facts: Facts, seat: int, now: float) -> Any:
