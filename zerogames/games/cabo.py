@@ -617,8 +617,8 @@ class Board(tuple):
     calls, and no room or bot thread sees a memo it was not handed with the board itself.
     """
 
-    def __init__(self, hands: Any) -> None:
-        self.snaps: dict[int | None, tuple[SharedAction, ...]] = {}
+    # Made on the first look (most boards are looked at by every seat, some by none).
+    snaps: dict[int | None, tuple[SharedAction, ...]] | None = None
 
     def __reduce__(self) -> tuple[type, tuple[tuple[Any, ...]]]:
         # A copy is a new board, its memo made afresh.
@@ -638,8 +638,12 @@ def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
     caller = state["caller"]
     # Nobody but the caller may snap the caller's cards.
     locked = caller if caller != seat else None
-    # A board a caller put together (a test's, say) is a plain tuple: its list is made each time.
-    made = hands.snaps if type(hands) is Board else {}
+    if type(hands) is not Board:
+        # A board a caller put together (a test's, say) is a plain tuple: its list is made each time.
+        return board_snaps(hands, locked)
+    made = hands.snaps
+    if made is None:
+        made = hands.snaps = {}
     targets = made.get(locked)
     if targets is None:
         targets = made[locked] = board_snaps(hands, locked)
