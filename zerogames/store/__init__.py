@@ -29,6 +29,7 @@ from .rows import (
     game_id,
     parse_game_id,
 )
+from .talk import Talk
 
 __all__ = [
     "JOURNAL_SIZE_LIMIT",
@@ -63,6 +64,7 @@ class Store:
         self.history = History(db, self.ratings)
         self.games = Games(db, self.players, self.history)
         self.dailies = Dailies(db)
+        self.talk = Talk(db)
 
     def open(self) -> Store:
         self.db.open()

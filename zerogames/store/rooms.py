@@ -115,5 +115,28 @@ class Rooms:
         options = json.loads(options)
         return RoomRow(code, game, options, host, status, game_no, seed, version, seats, bool(ranked), secret)
 
+    def kick(self, code: str, uid: str) -> None:
+        self.db.execute(
+            "insert into kicked (code, uid) values (?,?) on conflict (code, uid) do nothing", [code, uid]
+        )
+
+    def kicked(self, code: str) -> frozenset[str]:
+        return frozenset(row[0] for row in self.db.rows("select uid from kicked where code = ?", [code]))
+
+    def won(self, code: str, game_no: int, names: list[str]) -> None:
+        """The winners of one of the room's games, by name (within the transaction ending it)."""
+        self.db.executemany(
+            "insert into series_wins (code, game_no, name) values (?,?,?) on conflict do nothing",
+            [[code, game_no, name] for name in names],
+        )
+
+    def series(self, code: str) -> tuple[tuple[str, int], ...]:
+        """Games won by each name at the table, in the order they first won."""
+        rows = self.db.rows(
+            "select name, count(*) from series_wins where code = ? group by name order by min(game_no), name",
+            [code],
+        )
+        return tuple((name, wins) for name, wins in rows)
+
     def unfinished(self) -> list[str]:
         return [code for (code,) in self.db.rows("select code from rooms where status != 'over'")]
