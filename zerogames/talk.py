@@ -71,10 +71,13 @@ def folded(word: str) -> str:
 
 
 def unwanted(text: str) -> bool:
-    """Whether the text holds a word of the list, as a word or run together in a name."""
+    """Whether the text holds a word of the list: as a word, spelt out (f.u.c.k), or run together
+    with others in a name (only the longer words: "Scunthorpe" is a town)."""
     words = [folded(word) for word in WORD.findall(text)]
     joined = "".join(words)
-    return any(word in UNWANTED for word in words) or any(bad in joined for bad in UNWANTED if len(bad) > 4)
+    if joined in UNWANTED or any(word in UNWANTED for word in words):
+        return True
+    return any(bad in joined for bad in UNWANTED if len(bad) > 4)
 
 
 def masked(text: str) -> str:
