@@ -94,7 +94,7 @@ def test_a_message_never_makes_a_move_chosen_before_it_stale(player, registry, m
 
 
 def test_watchers_read_along_but_cannot_talk(player, moment):
-    code, ann, *_ = friends(player)
+    code, *_ = friends(player)
     watcher = player("Wes")
     response = say(watcher, code, "phrase", "Good game", moment)
     assert "You are watching this table" in notice(response)
@@ -210,7 +210,7 @@ def test_the_host_sends_a_watcher_away(player, registry):
 
 
 def test_a_seat_the_host_removes_during_a_game_goes_to_a_bot_of_their_level(player, registry):
-    code, ann, bea, cal = friends(player)
+    code, ann, _, cal = friends(player)
     ann.post(f"/r/{code}/start", headers=HX)
     room = registry.get(code)
     cal_seat = next(seat for seat, who in enumerate(room.seats) if who.name == "Cal")

@@ -47,8 +47,6 @@ class Channels:
                 if came_back:
                     self.registry.rewind(room)
                 room.changed()  # the seat shows as connected now
-            elif not shows_connected and room.status == "lobby":
-                room.changed()  # a watcher of a lobby, whom its host may send away (web.talk)
         registry = self.registry
         with registry.lock:
             if not self.waking:

@@ -76,7 +76,7 @@ def kick(code: str):
         if seat.isdigit() and int(seat) < len(published.seats) and published.seats[int(seat)].uid:
             kicked = published.seats[int(seat)].uid
         else:
-            found = [uid for uid in published.connected if tag and watcher_tag(room.code, uid) == tag]
+            found = [uid for uid in room.connected() if tag and watcher_tag(room.code, uid) == tag]
             if not found:
                 raise Refused("That player is not at this table any more.")
             kicked = found[0]
@@ -85,10 +85,10 @@ def kick(code: str):
     return attempt(code, send_away)
 
 
-@bp.post("/r/<code>/mute/<int:seat>")
-def mute(code: str, seat: int):
+@bp.post("/r/<code>/mute/<int:index>")
+def mute(code: str, index: int):
     room = find_room(code)
-    seats, me = room.published.seats, identity.current_uid()
+    seats, me, seat = room.published.seats, identity.current_uid(), index
     if not 0 <= seat < len(seats) or seats[seat].uid is None:
         return answer(code, refusal=Refused("That seat holds no player to mute."))
     if seats[seat].uid == me:

@@ -53,8 +53,12 @@ def watcher_tag(code: str, uid: str) -> str:
 
 
 def watchers(code: str, published: Published) -> list[str]:
+    """The lobby's watchers as its host's page shows them: those with a live channel open now (a
+    watcher's channel publishes no change of its own, so that a crowd of them wakes nobody)."""
+    room = web_registry().rooms.get(code)
+    connected = room.connected() if room is not None else published.connected
     seated = {seat.uid for seat in published.seats}
-    return sorted(watcher_tag(code, uid) for uid in published.connected - seated)
+    return sorted(watcher_tag(code, uid) for uid in connected - seated)
 
 
 def regions(
