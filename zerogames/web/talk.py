@@ -8,6 +8,7 @@ the store when a page of theirs is drawn, and kept in the process for its live c
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from typing import Any
 
@@ -16,6 +17,7 @@ from flask import current_app
 from zerogames import bots, talk
 from zerogames.rooms import Published
 
+from .drawings import Drawings
 from .registry import web_registry
 from .viewmodel import RoomInfo, Viewer
 
@@ -64,36 +66,79 @@ def watchers(code: str, published: Published) -> list[str]:
 def regions(
     published: Published, room: RoomInfo, who: Viewer, kept: dict[str, Any] | None, fresh: bool = False
 ) -> dict[str, str]:
-    """The talk regions as this viewer sees them; `kept` (a live channel's): drawn again only when what
-    they show changed. `fresh`: the viewer's mutes read from the store (a page drawn)."""
-    muted = mutes().of(who.uid, fresh=fresh) & {said.uid for said in published.talk}
+    """The talk regions as this viewer sees them; `kept` (a live channel's): the controls drawn again
+    only when what they show changed. `fresh`: the viewer's mutes read from the store (a page drawn)."""
+    muted = mutes().of(who.uid, fresh=fresh)
+    now = web_registry().clock() if kept is None else None
+    return {
+        "talk": said_region(published, room, who, muted & {said.uid for said in published.talk}, now),
+        "talk-controls": controls_region(published, room, who, muted, kept),
+    }
+
+
+def said_region(
+    published: Published, room: RoomInfo, who: Viewer, muted: frozenset[str], now: float | None
+) -> str:
+    """What is said, drawn once for every viewer who hears the same and has no chat line of their own
+    in it (theirs has no Report beside it). Each seat's latest word shows beside it as of the last
+    word said (a live page's stylesheet fades it out after SHOWN_FOR seconds), or as of `now` for a
+    page drawn: a move leaves the region as it was."""
     heard = talk.heard(published.talk, muted)
-    bubbles = talk.fresh(heard, published.at)
-    seats = [(seat.uid, seat.name) for seat in published.seats]
+    moment = now if now is not None else (heard[-1].at if heard else 0.0)
+    fresh = talk.fresh(heard, moment)
+    bubbles = [
+        (seat, fresh[held.uid])
+        for seat, held in zip(room.seats, published.seats, strict=True)
+        if held.uid in fresh
+    ]
+    mine = [said.n for said in heard if said.uid == who.uid and said.kind == "chat"]
+    shown = [(seat.index, seat.name, said.n) for seat, said in bubbles]
+    source = json.dumps(["talk", room.code, [said.n for said in heard], shown, mine, who.tab])
+    drawings: Drawings = current_app.extensions["zerogames.drawings"]
+    html = drawings.get(source)
+    if html is None:
+        context = {**who.context, "room": room, "heard": heard, "bubbles": bubbles, "mine": mine}
+        html = current_app.jinja_env.draw("room/talk.html", context)
+        drawings.put(source, html)
+    return html
+
+
+def controls_region(
+    published: Published, room: RoomInfo, who: Viewer, muted: frozenset[str], kept: dict[str, Any] | None
+) -> str:
+    """The viewer's own controls: to say something, mute a player, and the host's powers."""
     # Watchers the host may send away: in the lobby only.
     watching = watchers(room.code, published) if room.is_host and room.status == "lobby" else None
-    source = (heard, tuple(bubbles), seats, room.me, room.is_host, published.chat, room.status, watching)
-    source += (who.uid in published.kicked, tuple(sorted(mutes().of(who.uid))), who.act_url)
-    last = (kept or {}).get("talk regions")
+    uids = [seat.uid for seat in published.seats]
+    seen = [(seat.name, seat.bot) for seat in room.seats]
+    away = who.uid in published.kicked
+    source = (
+        uids,
+        seen,
+        room.me,
+        room.is_host,
+        published.chat,
+        room.status,
+        watching,
+        away,
+        muted,
+        who.act_url,
+    )
+    last = (kept or {}).get("talk controls")
     if last is not None and last[0] == source:
         return last[1]
     context = {
         **who.context,
         "room": room,
-        "heard": heard,
-        "bubbles": [
-            (seat, bubbles[uid]) for seat, (uid, _) in zip(room.seats, seats, strict=True) if uid in bubbles
-        ],
         "chat": published.chat,
-        "sent_away": who.uid in published.kicked,
-        "muted": mutes().of(who.uid),
-        "uids": [uid for uid, _ in seats],
+        "sent_away": away,
+        "muted": muted,
+        "uids": uids,
         "watchers": watching,
         "talk": talk,
         "levels": bots.LEVELS,
     }
-    draw = current_app.jinja_env.draw
-    drawn = {name: draw(f"room/{name}.html", context) for name in REGIONS}
+    html = current_app.jinja_env.draw("room/talk-controls.html", context)
     if kept is not None:
-        kept["talk regions"] = (source, drawn)
-    return drawn
+        kept["talk controls"] = (source, html)
+    return html
