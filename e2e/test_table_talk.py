@@ -63,7 +63,10 @@ def test_talk_reaches_the_table_but_never_a_muter_and_the_host_keeps_order(brows
     expect(cal.locator("#talk .bubbles")).to_contain_text("Ann")  # beside her name, for a few seconds
     say(cal, "Nice bid")
     expect(bea.locator("#talk .talk-log")).to_contain_text("Nice bid")  # Bea's channel is live
-    for words in ("👏", "Good luck", "pwned"):
+    # Nothing Ann said, in the page or in any frame (the controls offer the same emoji and phrases: what
+    # was said is marked as said).
+    assert bea_frames  # her channel was heard
+    for words in ('class="said">👏', 'class="said">Good luck', "pwned"):
         assert words not in bea.content()
         assert not [frame for frame in bea_frames if words in frame], words
 
