@@ -13,6 +13,7 @@ from tests.web.conftest import (
     act,
     create_room,
     join,
+    on_both_stores,
     page,
     started_with_bots,
     to_the_end,
@@ -140,6 +141,7 @@ def test_the_host_switches_chat_off_and_a_chat_line_is_refused_with_a_message(pl
     assert notice(say(bea, code, "phrase", "Nice bid", moment)) == ""  # phrases still work
 
 
+@on_both_stores
 def test_a_muted_player_is_never_heard_by_the_muter_in_this_room_or_the_next(player, registry, moment):
     code, ann, bea, cal = friends(player)
     room = registry.get(code)
@@ -169,6 +171,7 @@ def region_of(html: str, name: str) -> str:
     return html[start : html.index("</section>", start)]
 
 
+@on_both_stores
 def test_a_reported_message_is_kept_with_its_room_for_the_operator(player, registry, moment):
     code, ann, bea, _ = friends(player)
     say(ann, code, "chat", "you are all terrible", moment)
@@ -178,6 +181,7 @@ def test_a_reported_message_is_kept_with_its_room_for_the_operator(player, regis
     assert registry.store.talk.reports()[0][:4] == (code, "Ann", uid_of(ann), "you are all terrible")
 
 
+@on_both_stores
 def test_talk_survives_a_restart(player, registry, settings, moment):
     code, ann, *_ = friends(player)
     say(ann, code, "phrase", "Well played", moment)
@@ -185,6 +189,7 @@ def test_talk_survives_a_restart(player, registry, settings, moment):
     assert [said.text for said in restarted.published.talk] == ["Well played"]
 
 
+@on_both_stores
 def test_a_kicked_player_is_told_and_cannot_come_back(player, registry):
     code, ann, bea, _ = friends(player)
     room = registry.get(code)
@@ -221,6 +226,7 @@ def test_a_seat_the_host_removes_during_a_game_goes_to_a_bot_of_their_level(play
     assert shown.status_code == 403 and SENT_AWAY in words(shown.text)
 
 
+@on_both_stores
 def test_play_again_keeps_the_people_rotates_the_first_seat_and_keeps_the_series(player, registry):
     ann = player("Ann")
     code = started_with_bots(ann)

@@ -33,7 +33,8 @@ class Rooms:
         ]
 
     def drop(self, code: str, before: float) -> bool:
-        """The room and its seats, gone if still idle since `before` (its games stay in the history)."""
+        """The room, its seats and its talk, gone if still idle since `before` (its games stay in the
+        history, reported messages with the operator)."""
         with self.db.transaction():
             idle = self.db.execute(
                 "select 1 from rooms where code = ? and status != 'playing' and updated < ?", [code, before]
@@ -41,6 +42,7 @@ class Rooms:
             if idle:
                 self.db.execute("delete from seats where code = ?", [code])
                 self.db.execute("delete from seat_moves where code = ?", [code])
+                self.db.execute("delete from talk where code = ?", [code])
                 self.db.execute("delete from rooms where code = ?", [code])
         return idle is not None
 
