@@ -109,9 +109,10 @@ def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
 
 
 def scored(series: tuple[tuple[str, int], ...], winners: list[str]) -> tuple[tuple[str, int], ...]:
-    """The table's series with one more game won by each of `winners` (in the order they first won)."""
+    """The table's series with one more game won by each of `winners`: in the order they first won,
+    and by name among those who first won the same game (as the store reads it back)."""
     wins = dict(series)
-    for name in winners:
+    for name in sorted(winners):
         wins[name] = wins.get(name, 0) + 1
     return tuple(wins.items())
 
