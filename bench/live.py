@@ -24,6 +24,9 @@ Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   INTERVAL seconds, and each of their moves is measured (POST to the push of the new table).
   BENCH_CLIENTS=n: the clients in n processes of their own, each driving a share of the rooms, so that
   the clients' own CPU does not hold the figures back (a thousand rooms need more than one core).
+  BENCH_TALK=1: between two actions of a room (half an interval after each), one of its players sends
+  a reaction; prints, besides the move figures, the time from a reaction's POST to the last seat's
+  push of it (compare the move figures with a run without it, in the same session).
 """
 
 from __future__ import annotations
@@ -79,6 +82,9 @@ CLOCK = os.environ.get("BENCH_CLOCK", "60")
 # The bots' level when each room is one player among bots (BENCH_BOTS), else "" (five players).
 BOTS = os.environ.get("BENCH_BOTS", "")
 HUMANS = 1 if BOTS else SEATS
+TALK = bool(os.environ.get("BENCH_TALK"))
+REACTIONS = ("👍", "👏", "😂", "😮", "🎉")
+SAID = re.compile(r'<li data-n="(\d+)"')  # the talk log's newest line comes first
 WARMING_AT_ONCE = 50  # rooms playing their unmeasured first actions at once, per client process
 
 
@@ -139,6 +145,7 @@ class Seat:
         self.hand = ""
         self.arrivals: dict[int, tuple[float, int, int]] = {}
         self.pushes = 0  # whole messages received
+        self.heard: dict[int, float] = {}  # when each line of the table's talk (by number) came
         self.ready = gevent.event.Event()
         self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
         # Listening from the moment the socket opens: a socket left unread misses the server's pings
@@ -183,7 +190,11 @@ class Seat:
         version = VERSION.search(message)
         if version:
             self.version = int(version.group(1))
-            self.arrivals[self.version] = (now, self.wire, len(message.encode()))
+            # The push that brought the version, not a later one on the same table (talk's).
+            self.arrivals.setdefault(self.version, (now, self.wire, len(message.encode())))
+        said = SAID.search(message)
+        if said:
+            self.heard.setdefault(int(said.group(1)), now)
         self.wire = 0
         self.pushes += 1
         status, hand = STATUS.search(message), HAND.search(message)
@@ -205,6 +216,8 @@ class Room:
         self.samples: list[tuple[float, list[int], list[int]]] = []
         self.refused = 0
         self.actions = 0  # moves the server took, measured or not
+        self.said = 0  # reactions the room took (each is its talk's next line)
+        self.talk_samples: list[float] = []  # seconds from a reaction's POST to the last seat's push
 
     def turn(self) -> int:
         if BOTS:
@@ -235,6 +248,21 @@ class Room:
         self.samples.append(
             (max(a[0] for a in arrivals) - sent, [a[1] for a in arrivals], [a[2] for a in arrivals])
         )
+
+    def react(self) -> None:
+        """A player's reaction, timed from its POST to the last seat's push of it."""
+        seat = random.choice(self.seats)
+        body = urllib.parse.urlencode({"kind": "reaction", "text": random.choice(REACTIONS)})
+        sent = time.perf_counter()
+        if '<p class="notice">' in self.post(f"/r/{self.code}/say?seat={seat.index}", body):
+            return
+        self.said += 1
+        deadline = time.perf_counter() + 10
+        while not all(self.said in s.heard for s in self.seats):
+            self.arrived.clear()
+            if not self.arrived.wait(max(0.0, deadline - time.perf_counter())):
+                return
+        self.talk_samples.append(max(s.heard[self.said] for s in self.seats) - sent)
 
     def warm_up(self, actions: int) -> None:
         """Play `actions` actions straight away, unmeasured."""
@@ -280,6 +308,9 @@ class Room:
                 return
             gevent.sleep(max(0.0, due - time.perf_counter()))
             self.act()
+            if TALK:
+                gevent.sleep(max(0.0, due + interval / 2 - time.perf_counter()))
+                self.react()
 
 
 def post(port: int, path: str, fields: dict[str, str]) -> http.client.HTTPResponse:
@@ -476,6 +507,7 @@ def measure(tables: list[Room], seconds: float, interval: float) -> dict[str, An
     gevent.joinall([Run.spawn(drive, seconds, interval) for drive in driving], raise_error=True)
     return {
         "latencies": [s[0] * 1000 for table in tables for s in table.samples],
+        "talk": [s * 1000 for table in tables for s in table.talk_samples],
         "wire": [size for table in tables for s in table.samples for size in s[1]],
         "markup": [size for table in tables for s in table.samples for size in s[2]],
         "refused": sum(table.refused for table in tables),
@@ -541,6 +573,7 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
         where = f"each one player and {SEATS - 1} {BOTS} bots"
         pace = f"the player moves on their turn after up to {interval:g} s"
     driven = f"; clients in {count} processes" if count > 1 else ""
+    pace += ", and a reaction between two" if TALK else ""
     print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s{driven}")
     waits: list[float] = []
     probe = Run.spawn(worst_wait, site.port, 0.1, waits)
@@ -562,6 +595,12 @@ def report(results: dict[str, Any], waits: list[float], server_cpu: dict[str, fl
         f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
         f"max {max(latencies):.1f}"
     )
+    if results["talk"]:
+        talk = results["talk"]
+        print(
+            f"reactions: {len(talk)}; POST to last seat's push, ms: p50 {percentile(talk, 0.5):.1f}  "
+            f"p90 {percentile(talk, 0.9):.1f}  p99 {percentile(talk, 0.99):.1f}  max {max(talk):.1f}"
+        )
     print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
     print(f"bytes per seat per action of HTML: {spread(markup)}")
     shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())

@@ -39,7 +39,6 @@ def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server,
         expect(page.locator("#status .headline")).to_contain_text("Game over")
 
 
-
 def test_a_player_whose_page_closes_shows_away_within_seconds(browser, server):
     ann, bea = (browser.new_context().new_page() for _ in range(2))
     code = create_room(ann, server.url, "Ann")

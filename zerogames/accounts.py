@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from zerogames import metrics
+from zerogames import metrics, talk
 from zerogames.offload import off_the_loop
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
@@ -45,6 +45,8 @@ def check_username(username: str) -> str:
     username = username.strip()
     if not USERNAME.fullmatch(username):
         raise Refusal("A username is 3 to 20 letters, digits, - or _ (no spaces).")
+    if talk.unwanted(username):
+        raise Refusal("That username has a word this site keeps out of names: choose another.")
     return username
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zerogames import talk
 from zerogames.numbers import whole_number
 
 OPTION = "clock"
@@ -53,8 +54,8 @@ def seconds(options: dict[str, Any], any_bot: bool, ranked: bool = False) -> int
 
 
 def game_options(options: dict[str, Any]) -> dict[str, Any]:
-    """A room's options less the room's own, as the game's engine takes them."""
-    return {name: value for name, value in options.items() if name != OPTION}
+    """A room's options less the room's own (its clock, its chat switch), as the game's engine takes them."""
+    return {name: value for name, value in options.items() if name not in (OPTION, talk.CHAT)}
 
 
 def described(options: dict[str, Any], any_bot: bool, ranked: bool = False) -> str:

@@ -140,6 +140,8 @@
   on("htmx:afterRequest", function (event) {
     var holder = byId("notice-holder"), box = used && used.isConnected && used.closest("#room") ? used.getBoundingClientRect() : usedBox;
     if (socket && /<div id="room"/.test(event.detail.xhr.responseText)) reopen();
+    // A chat line said (no refusal came back) leaves its box empty for the next.
+    if (event.detail.elt.matches("[data-clears]") && !text("#notice")) event.detail.elt.reset();
     // At once (the answer is swapped in by now): a tab in the background runs no animation frames.
     if (!holder || !(holder.className = holder.textContent.trim() && box ? "beside" : "")) return;
     var top = box.top - holder.offsetHeight - 6;

@@ -21,15 +21,16 @@ HX = {"HX-Request": "true"}
 
 
 def play_on(client, room, code: str, moves: int) -> int:
-    """The seat-0 player's moves (the bots move by themselves), a new game when one is over: how
-    many were made."""
+    """The only player's moves (the bots move by themselves), a new game when one is over (which
+    moves their seat): how many were made."""
     made = 0
     while made < moves:
-        wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+        seat = next(seat for seat, who in enumerate(room.seats) if who.uid is not None)
+        wait_until(lambda seat=seat: room.status == "over" or room.rules.legal_actions(room.state, seat))
         if room.status == "over":
             client.post(f"/r/{code}/again", headers=HX)
             continue
-        answer = act(client, code, json.dumps(room.rules.legal_actions(room.state, 0)[0]))
+        answer = act(client, code, json.dumps(room.rules.legal_actions(room.state, seat)[0]))
         assert answer.status_code == 200
         made += 1
     return made

@@ -143,7 +143,7 @@ def test_the_end_of_a_ranked_game_rates_its_players_at_once(registry):
     play_out(registry, seated(registry, ["ann", "bea", "dan"]))
     moved = registry.store.ratings.of("zero_game", ["ann"])["ann"].shown
     registry.rematch(room, "bea")
-    assert room.published.ratings[0] == moved
+    assert room.published.ratings[room.seat_of("ann")] == moved
 
 
 def test_an_abandoned_ranked_game_is_rated_as_its_scores_stood(registry):

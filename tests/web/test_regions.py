@@ -21,7 +21,7 @@ from markupsafe import Markup
 from zerogames.games import GAMES
 from zerogames.rooms.commands import TimeOut
 from zerogames.rooms.scheduler import Scheduler
-from zerogames.web import history, render, tables, viewmodel
+from zerogames.web import history, render, tables, talk, viewmodel
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
 SPECTATOR = 99
@@ -83,6 +83,7 @@ def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Dr
             drawn.regions[name] = render.draw(game_id, name, context)
         if published.status == "over":
             drawn.regions["game-record"] = history.game_record(code, published.game_no)
+        drawn.regions.update(talk.regions(published, room, who, None))
         return drawn
 
 

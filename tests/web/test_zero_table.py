@@ -177,4 +177,3 @@ def test_the_game_over_screen_names_the_winner_and_offers_play_again(player, reg
     assert "The pile is empty and Bea and Cal have no card left, so the game ends." in html
     assert "Play again" in html
     assert 'id="guesses" class="guesses" aria-label="Guesses" hidden>' in html
-

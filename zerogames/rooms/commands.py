@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from zerogames.fairness import Fairness
 from zerogames.store import GameEnd, RoomRow, Store
+from zerogames.talk import Said
 
 from .facts import Facts
 
@@ -140,6 +141,7 @@ class HandToBot:
     uid: str
     seat: int
     level: str = "easy"
+    remove: bool = False  # for good: the player is sent away (rooms.play.hand_to_bot)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,32 @@ class HandOver:
 
     old_uid: str
     new_uid: str
+
+
+@dataclass(frozen=True)
+class Say:
+    """Table talk (zerogames.talk): a reaction, a phrase or a chat line from a seated player."""
+
+    uid: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SetChat:
+    """The host switches the table's free-text chat on or off."""
+
+    uid: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class Kick:
+    """The host sends someone away from the lobby (a seated player, or a watcher by identity): they
+    cannot take a seat here again."""
+
+    uid: str
+    kicked: str
 
 
 @dataclass(frozen=True)
@@ -184,6 +212,9 @@ Command = (
     | HandToBot
     | MoveSeat
     | HandOver
+    | Say
+    | SetChat
+    | Kick
     | Abandon
 )
 
@@ -229,6 +260,9 @@ class Decision:
     facts: Facts  # the version is the registry's to bump
     writes: tuple[Write, ...]
     answer: Any = None
+    # Whether the table changed (its version bumped): talk changes only what is said around it, so a
+    # move chosen on the table before a reaction is still a move on the table as it is.
+    table: bool = True
 
 
 Verdict = Refusal | Unchanged | Decision
@@ -299,6 +333,32 @@ class AbandonGame:
 
     def __call__(self, store: Store, row: RoomRow) -> None:
         store.games.abandon(row.code, row.game_no, row.version, self.end)
+
+
+@dataclass(frozen=True)
+class SaveSaid:
+    said: Said
+
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.talk.add(row.code, self.said)
+
+
+@dataclass(frozen=True)
+class SaveKicked:
+    uid: str
+
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.rooms.kick(row.code, self.uid)
+
+
+@dataclass(frozen=True)
+class RecordWins:
+    """The winners of the game that has just ended, by name: the table's series."""
+
+    names: tuple[str, ...]
+
+    def __call__(self, store: Store, row: RoomRow) -> None:
+        store.rooms.won(row.code, row.game_no, list(self.names))
 
 
 # What a decision may know besides the room's facts.

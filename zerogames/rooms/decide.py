@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import commands as c
-from . import lobby, play
+from . import lobby, play, table_talk
 from .facts import Facts
 
 DECIDERS: dict[type, Any] = {
@@ -25,6 +25,9 @@ DECIDERS: dict[type, Any] = {
     c.HandToBot: play.hand_to_bot,
     c.MoveSeat: play.move_seat,
     c.HandOver: play.hand_over,
+    c.Say: table_talk.say,
+    c.SetChat: table_talk.set_chat,
+    c.Kick: lobby.kick,
     c.Abandon: play.abandon,
 }
 

@@ -17,6 +17,7 @@ from zerogames.games import GAMES, Game
 from zerogames.games.base import Outcome
 from zerogames.records import Seated
 from zerogames.store import RoomRow, SeatRow
+from zerogames.talk import Said
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,13 @@ class Facts:
     # the current game's seed was made.
     secret: str | None = field(default=None, repr=False)  # nor in a traceback's words
     fairness: Fairness | None = None
+    # What is said around the table (zerogames.talk), the latest lines; when each sender last spoke.
+    talk: tuple[Said, ...] = ()
+    last_said: Mapping[str, float] = field(default_factory=dict)
+    # Who the host sent away from the room: they take no seat here again.
+    kicked: frozenset[str] = frozenset()
+    # The evening's games at this table: games won by each name, in the order they first won.
+    series: tuple[tuple[str, int], ...] = ()
 
     @property
     def rules(self) -> Game:

@@ -15,11 +15,13 @@ from .commands import (
     Deal,
     Decision,
     Join,
+    Kick,
     Leave,
     Refusal,
     Refused,
     Rematch,
     RemoveBot,
+    SaveKicked,
     SaveRoom,
     SetClock,
     SetOptions,
@@ -53,6 +55,8 @@ def join(facts: Facts, command: Join, context: Context) -> Verdict:
         name = clean_name(command.name)
     except Refused as refused:
         return Refusal(refused.reason)
+    if command.uid in facts.kicked:
+        return Refusal(SENT_AWAY)
     seat = facts.seat_of(command.uid)
     if seat is not None:
         if facts.status == "playing" and facts.seats[seat].bot is not None:
@@ -100,6 +104,25 @@ def remove_bot(facts: Facts, command: RemoveBot, context: Context) -> Verdict:
     if not 0 <= seat < len(facts.seats) or facts.seats[seat].bot is None:
         return Refusal("That seat holds no bot.")
     return seats_changed(facts, context, seats=without(facts.seats, seat))
+
+
+SENT_AWAY = "The host has asked you to leave this table: you cannot take a seat here again."
+
+
+def kick(facts: Facts, command: Kick, context: Context) -> Verdict:
+    """The host sends a player (their seat goes) or a watcher away from the lobby, for good."""
+    if refusal := host_in_lobby(facts, command.uid):
+        return refusal
+    if command.kicked == facts.host:
+        return Refusal("You are the host: you keep the table.")
+    if command.kicked in facts.kicked:
+        return Unchanged()
+    seat = facts.seat_of(command.kicked)
+    if seat is None and command.kicked not in context.connected:
+        return Refusal("That player is not at this table any more.")
+    seats = facts.seats if seat is None else without(facts.seats, seat)
+    changed = seats_changed(facts, context, seats=seats, kicked=facts.kicked | {command.kicked})
+    return replace(changed, writes=(*changed.writes, SaveKicked(command.kicked)))
 
 
 def without(seats: tuple[Seat, ...], seat: int) -> tuple[Seat, ...]:
@@ -198,10 +221,16 @@ def dealt(facts: Facts, command: Deal, context: Context) -> Verdict:
 
 
 def rematch(facts: Facts, command: Rematch, context: Context) -> Verdict:
-    """Play again: same seats, a new game (the rules' rematch options, such as the next Chooser)."""
+    """Play again: the same people, a new game, and another first seat: the rules' own (Trump Card's
+    next Chooser), or else every seat moves up one, the first going last."""
     if facts.status != "over":
         return Refusal("The game is not over yet.")
     if facts.seat_of(command.uid) is None:
         return Refusal("Only a player at the table can start the next game.")
     options = facts.rules.rematch_options(facts.state, dict(facts.options))
-    return dealt(replace(facts, options=options), command, context)
+    seats = facts.seats if options != facts.options else rotated(facts.seats)
+    return dealt(replace(facts, options=options, seats=seats), command, context)
+
+
+def rotated(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    return seats[1:] + seats[:1]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import unicodedata
 
+from zerogames import talk
+
 from .commands import Refused
 
 NAME_LENGTH = 20
 # What every bot's name ends with, and no player's may.
 BOT_MARK = "(bot)"
+UNWANTED_NAME = "That name has a word this site keeps out of names: choose another."
 BOT_NAMES = [f"{name} {BOT_MARK}" for name in ("Ada", "Bix", "Cog", "Dot", "Eve", "Fizz", "Gus")]
 
 
@@ -25,6 +28,8 @@ def clean_name(name: str | None) -> str:
         raise Refused("Choose a name first: it is how the table will know you.")
     if unicodedata.normalize("NFKC", name).casefold().replace(" ", "").endswith(BOT_MARK):
         raise Refused(f"Names ending in {BOT_MARK} are kept for the bots: choose another.")
+    if talk.unwanted(name):
+        raise Refused(UNWANTED_NAME)
     return name
 
 

@@ -24,7 +24,9 @@ from .commands import (
     HandOver,
     HandToBot,
     MoveSeat,
+    RecordWins,
     Refusal,
+    SaveKicked,
     SaveMovedSeat,
     SaveRoom,
     TimeOut,
@@ -89,7 +91,10 @@ def moved(facts: Facts, seat: int, action: Any, by: str, context: Context) -> Ve
     if rules.result(state) is not None:
         after, end = finished(after, "finished", context)
     snapshot = rules.dump(state) if number % SNAPSHOT_EVERY == 0 else None
-    return Decision(after, (AppendAction(number, seat, action, now, by, snapshot, end),))
+    writes: tuple[Write, ...] = (AppendAction(number, seat, action, now, by, snapshot, end),)
+    if end is not None and after.outcome is not None and after.outcome.winners:
+        writes += (RecordWins(tuple(after.seats[winner].name for winner in after.outcome.winners)),)
+    return Decision(after, writes)
 
 
 def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
@@ -98,8 +103,18 @@ def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
     outcome = facts.rules.outcome(facts.state, abandoned=how == "abandoned")
     end = ended(outcome, facts.seated())
     end.rated = ranked.rated_lines(facts, outcome.sides)
-    over = replace(facts, status="over", outcome=outcome)
+    winners = [facts.seats[seat].name for seat in outcome.winners]
+    over = replace(facts, status="over", outcome=outcome, series=scored(facts.series, winners))
     return ranked.with_ratings(over, context.store, end.rated), end
+
+
+def scored(series: tuple[tuple[str, int], ...], winners: list[str]) -> tuple[tuple[str, int], ...]:
+    """The table's series with one more game won by each of `winners`: in the order they first won,
+    and by name among those who first won the same game (as the store reads it back)."""
+    wins = dict(series)
+    for name in sorted(winners):
+        wins[name] = wins.get(name, 0) + 1
+    return tuple(wins.items())
 
 
 def time_out(facts: Facts, command: TimeOut, context: Context) -> Verdict:
@@ -165,7 +180,8 @@ def back(facts: Facts, command: Back, context: Context) -> Verdict:
 def hand_to_bot(facts: Facts, command: HandToBot, context: Context) -> Verdict:
     """The host lets a bot of the level they pick play a player's seat, until the player comes back for
     it: a seat marked away, or one whose player has no page of the table open (a friend who left must
-    not stall everyone until the clock gives up on them)."""
+    not stall everyone until the clock gives up on them). Or, `remove`, for good: the player is sent
+    away from the table (rooms.lobby.kick), and the bot plays their seat to the end."""
     seat = command.seat
     if command.uid != facts.host:
         return Refusal("Only the host can hand a seat to a bot.")
@@ -176,12 +192,28 @@ def hand_to_bot(facts: Facts, command: HandToBot, context: Context) -> Verdict:
     if command.level not in bots.LEVELS:
         return Refusal("There is no bot of that level.")
     who = facts.seats[seat]
+    if command.remove:
+        return removed(facts, seat, command.level)
     if who.bot is not None:
         return Refusal(f"A bot plays for {who.name} already.")
     if seat not in facts.away() and who.uid in context.connected:
         return Refusal(f"{who.name} is here: they play their own seat.")
     seats = (*facts.seats[:seat], replace(who, bot=command.level), *facts.seats[seat + 1 :])
     return Decision(replace(facts, seats=seats), (SaveRoom(),))
+
+
+def removed(facts: Facts, seat: int, level: str) -> Verdict:
+    """The seat a bot's for good, its player sent away (they may not take it, nor another, back)."""
+    who = facts.seats[seat]
+    if facts.ranked:
+        return Refusal("A ranked seat stays with its player: hand it to a bot while they are away instead.")
+    if who.uid == facts.host:
+        return Refusal("You are the host: you keep your seat.")
+    assert who.uid is not None  # a player's seat (hand_to_bot)
+    seats = (*facts.seats[:seat], replace(who, uid=None, bot=level), *facts.seats[seat + 1 :])
+    timeouts = {s: n for s, n in facts.timeouts.items() if s != seat}
+    after = replace(facts, seats=seats, timeouts=timeouts, kicked=facts.kicked | {who.uid})
+    return Decision(after, (SaveRoom(), SaveKicked(who.uid)))
 
 
 def move_seat(facts: Facts, command: MoveSeat, context: Context) -> Verdict:

@@ -90,7 +90,7 @@ class RoomRegistry:
             raise c.Refused(verdict.reason, stale=verdict.stale)
         if isinstance(verdict, c.Unchanged):
             return verdict.answer
-        facts = replace(verdict.facts, version=room.facts.version + 1)
+        facts = replace(verdict.facts, version=room.facts.version + verdict.table)
         row = facts.row(room.code)
         try:
             with self.store.transaction():
@@ -238,8 +238,19 @@ class RoomRegistry:
     def back(self, room: Room, uid: str) -> None:
         self.run(room, c.Back(uid))
 
-    def hand_to_bot(self, room: Room, uid: str, seat: int, level: str = turn_clock.TIMEOUT_LEVEL) -> None:
-        self.run(room, c.HandToBot(uid, seat, level))
+    def hand_to_bot(
+        self, room: Room, uid: str, seat: int, level: str = turn_clock.TIMEOUT_LEVEL, remove: bool = False
+    ) -> None:
+        self.run(room, c.HandToBot(uid, seat, level, remove))
+
+    def say(self, room: Room, uid: str, kind: str, text: str) -> None:
+        self.run(room, c.Say(uid, kind, text))
+
+    def set_chat(self, room: Room, uid: str, on: bool) -> None:
+        self.run(room, c.SetChat(uid, on))
+
+    def kick(self, room: Room, uid: str, kicked: str) -> None:
+        self.run(room, c.Kick(uid, kicked))
 
     def abandon(self, room: Room) -> None:
         self.run(room, c.Abandon())
@@ -384,6 +395,9 @@ class RoomRegistry:
             ranked=row.ranked,
             # A room kept from before fair deals gets its secret now (saved with its next change).
             secret=row.secret or a_secret(),
+            talk=self.store.talk.recent(code),
+            kicked=self.store.rooms.kicked(code),
+            series=self.store.rooms.series(code),
         )
         game_log = None
         if row.status != "lobby":

@@ -7,8 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from zerogames import talk
 from zerogames.fairness import Fairness, commitment
 from zerogames.games.base import Outcome
+from zerogames.talk import Said
 
 from .channels import Subscriber
 from .commands import Refused
@@ -83,6 +85,10 @@ class Published:
     # (never the secret itself).
     fairness: Fairness | None = None
     next_commitment: str | None = None
+    talk: tuple[Said, ...] = ()  # what is said around the table (zerogames.talk)
+    chat: bool = True  # whether free-text chat is on
+    series: tuple[tuple[str, int], ...] = ()  # games won by each name at this table
+    kicked: frozenset[str] = frozenset()  # who the host sent away
 
 
 class Room:
@@ -170,6 +176,10 @@ class Room:
             facts.outcome,
             facts.fairness,
             kept("next_commitment", facts.secret and commitment(facts.secret)),
+            facts.talk,
+            talk.chat_on(facts.options, facts.ranked),
+            facts.series,
+            facts.kicked,
         )
 
     def changed(self) -> None:

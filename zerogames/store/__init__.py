@@ -31,6 +31,7 @@ from .rows import (
     game_id,
     parse_game_id,
 )
+from .talk import Talk
 
 __all__ = [
     "JOURNAL_SIZE_LIMIT",
@@ -67,6 +68,7 @@ class Store:
         self.dailies = Dailies(db)
         self.friends = Friends(db)
         self.analyses = Analyses(db)
+        self.talk = Talk(db)
 
     def open(self) -> Store:
         self.db.open()

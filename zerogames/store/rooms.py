@@ -33,7 +33,8 @@ class Rooms:
         ]
 
     def drop(self, code: str, before: float) -> bool:
-        """The room and its seats, gone if still idle since `before` (its games stay in the history)."""
+        """The room, its seats and its talk, gone if still idle since `before` (its games stay in the
+        history, reported messages with the operator)."""
         with self.db.transaction():
             idle = self.db.execute(
                 "select 1 from rooms where code = ? and status != 'playing' and updated < ?", [code, before]
@@ -41,6 +42,7 @@ class Rooms:
             if idle:
                 self.db.execute("delete from seats where code = ?", [code])
                 self.db.execute("delete from seat_moves where code = ?", [code])
+                self.db.execute("delete from talk where code = ?", [code])
                 self.db.execute("delete from rooms where code = ?", [code])
         return idle is not None
 
@@ -114,6 +116,29 @@ class Rooms:
         code, game, options, host, status, game_no, seed, version, ranked, secret = row
         options = json.loads(options)
         return RoomRow(code, game, options, host, status, game_no, seed, version, seats, bool(ranked), secret)
+
+    def kick(self, code: str, uid: str) -> None:
+        self.db.execute(
+            "insert into kicked (code, uid) values (?,?) on conflict (code, uid) do nothing", [code, uid]
+        )
+
+    def kicked(self, code: str) -> frozenset[str]:
+        return frozenset(row[0] for row in self.db.rows("select uid from kicked where code = ?", [code]))
+
+    def won(self, code: str, game_no: int, names: list[str]) -> None:
+        """The winners of one of the room's games, by name (within the transaction ending it)."""
+        self.db.executemany(
+            "insert into series_wins (code, game_no, name) values (?,?,?) on conflict do nothing",
+            [[code, game_no, name] for name in names],
+        )
+
+    def series(self, code: str) -> tuple[tuple[str, int], ...]:
+        """Games won by each name at the table, in the order they first won."""
+        rows = self.db.rows(
+            "select name, count(*) from series_wins where code = ? group by name order by min(game_no), name",
+            [code],
+        )
+        return tuple((name, wins) for name, wins in rows)
 
     def unfinished(self) -> list[str]:
         return [code for (code,) in self.db.rows("select code from rooms where status != 'over'")]

@@ -188,6 +188,41 @@ TABLES = (
         (("code", TEXT), ("game_no", INTEGER), ("seat", INTEGER), ("decisions", TEXT)),
         ("code", "game_no", "seat"),
     ),
+    # Table talk (zerogames.talk): each room's latest lines; who mutes whom (a guest or an account, by
+    # identity: kept across games and rooms); the lines players reported, with their rooms, for the
+    # operator (docs/operating.md).
+    Table(
+        "talk",
+        (
+            ("code", TEXT),
+            ("n", INTEGER),
+            ("uid", TEXT),
+            ("name", TEXT),
+            ("kind", TEXT),
+            ("text", TEXT),
+            ("at", REAL),
+        ),
+        ("code", "n"),
+    ),
+    Table("mutes", (("muter", TEXT), ("muted", TEXT), ("at", REAL)), ("muter", "muted")),
+    Table(
+        "reports",
+        (
+            ("code", TEXT),
+            ("n", INTEGER),
+            ("reporter", TEXT),
+            ("uid", TEXT),
+            ("name", TEXT),
+            ("text", TEXT),
+            ("said", REAL),
+            ("at", REAL),
+        ),
+        ("code", "n", "reporter"),
+    ),
+    # Who a room's host sent away (they take no seat there again), and the winners of each of a room's
+    # games by name: the table's series (its evening's score), recorded with its games.
+    Table("kicked", (("code", TEXT), ("uid", TEXT)), ("code", "uid")),
+    Table("series_wins", (("code", TEXT), ("game_no", INTEGER), ("name", TEXT)), ("code", "game_no", "name")),
     # Sign-ins: each signed-in browser's session, by the digest of the token its cookie holds (the
     # token itself is kept nowhere but in that cookie).
     Table("sessions", (("id", TEXT), ("player", TEXT), ("created", REAL)), ("id",), (Index(("player",)),)),

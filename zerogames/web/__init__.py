@@ -28,6 +28,7 @@ from . import (
     replays,
     settings,
     table,
+    table_talk,
     tables,
 )
 from .drawings import Drawings
@@ -52,6 +53,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(Unavailable, unavailable)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(table_talk.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(leaderboards.bp)
     app.register_blueprint(players.bp)

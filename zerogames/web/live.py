@@ -23,6 +23,7 @@ from wsproto.extensions import PerMessageDeflate
 
 from zerogames import metrics
 from zerogames.rooms import Published, Subscriber
+from zerogames.rooms.lobby import SENT_AWAY
 
 from . import identity, limits, presence, render, viewmodel
 from .registry import web_registry
@@ -222,6 +223,8 @@ def take_a_channel() -> None:
     if room is None:
         limits.missed()
         abort(404, description="No table has that code.")
+    if identity.current_uid() in room.published.kicked:
+        abort(403, description=SENT_AWAY)
     seated = room.seat_of(identity.current_uid()) is not None
     g.live_lease = limits.open_channel(None if seated else room.code)
 
@@ -287,6 +290,9 @@ def live(ws, code: str) -> None:
                 if message:
                     ws.send(message)
                     metrics.pushed(max(published.at, opened))
+                if who.uid in published.kicked:
+                    ws.close(SPOKE_AGAIN, SENT_AWAY)  # told in words by the push: nothing more to see
+                    return
             if news is not None and news.follow(published.status, published.seats):
                 ws.send(news.take())
             subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking

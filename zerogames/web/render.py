@@ -14,7 +14,7 @@ from markupsafe import Markup
 from zerogames.games import GAMES
 from zerogames.rooms import Published
 
-from . import tables
+from . import tables, talk
 from .drawings import Drawings
 from .history import game_record
 from .viewmodel import (
@@ -78,6 +78,7 @@ def render_regions(
         context = {**who.context, "room": room, "view": None, "now": published.at}
         for name in region_names(game_id, published.status)[len(COMMON) :]:
             drawn.regions[name] = draw(game_id, name, context)
+        drawn.regions.update(talk.regions(published, room, who, kept, fresh=kept is None))
         return drawn
     rules = GAMES[game_id]
     drawings: Drawings = current_app.extensions["zerogames.drawings"]
@@ -127,6 +128,7 @@ def render_regions(
         if "game-record" not in shared:
             shared["game-record"] = game_record(code, published.game_no)
         drawn.regions["game-record"] = shared["game-record"]
+    drawn.regions.update(talk.regions(published, room, who, kept, fresh=kept is None))
     return drawn
 
 

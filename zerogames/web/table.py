@@ -25,6 +25,7 @@ from zerogames.games import IllegalAction
 from zerogames.numbers import whole_number
 from zerogames.rooms import Refused, Room, clean_name
 from zerogames.rooms.commands import Unsaved
+from zerogames.rooms.lobby import SENT_AWAY
 from zerogames.store import Unavailable
 
 from . import guard, identity, limits, rejoin, render, tables, viewmodel
@@ -79,6 +80,8 @@ def room(code: str):
     found = find_room(code)
     if code != found.code:
         return redirect(url_for("table.room", code=found.code, **identity.tab_args()))
+    if identity.current_uid() in found.published.kicked:
+        return render_template("room/sent-away.html", room=found, reason=SENT_AWAY), 403
     return render_template("room/page.html", **page_context(found))
 
 
@@ -208,8 +211,10 @@ def back(code: str):
 @bp.post("/r/<code>/seats/<int:index>/bot")
 def hand_to_bot(code: str, index: int):
     room = find_room(code)
-    level = request.form.get("level", "easy")
-    return attempt(room, lambda: web_registry().hand_to_bot(room, identity.current_uid(), index, level))
+    level, remove = request.form.get("level", "easy"), request.form.get("remove") == "yes"
+    return attempt(
+        room, lambda: web_registry().hand_to_bot(room, identity.current_uid(), index, level, remove)
+    )
 
 
 @bp.post("/r/<code>/again")

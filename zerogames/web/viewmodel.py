@@ -49,6 +49,7 @@ class RoomInfo:
     # Fair deals (zerogames.fairness): how the current game was dealt; the next deal's commitment.
     fairness: Fairness | None = None
     next_commitment: str | None = None
+    series: tuple[tuple[str, int], ...] = ()  # games won by each name at this table
 
     @property
     def names(self) -> list[str]:
@@ -105,6 +106,7 @@ def room_info(
         published.ranked,
         published.fairness,
         published.next_commitment,
+        published.series,
     )
 
 
