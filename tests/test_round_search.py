@@ -95,3 +95,11 @@ def test_a_play_out_aimed_at_the_bid_ducks_once_it_is_made_and_wins_cheaply_when
             [["5C"], ["6C"], ["AH", "JH", "2H"]], "S", 1, 3, [0, 0, bid], [0, 0, 0], [], 2
         )
         assert lead.sensible() == wanted
+
+
+def test_another_seat_is_modelled_careful_by_how_much_its_bid_looks_like_a_careful_players():
+    """Five players, five cards: a bid of one trick (its fair share) makes a seat likelier careful than
+    the prior, a bid of all five (what only a random bidder makes) all but surely random."""
+    fair, greedy = round_search.careful(1, 5, 5), round_search.careful(5, 5, 5)
+    assert greedy < 0.01 < round_search.CAREFUL < fair
+    assert round_search.careful(None, 5, 5) == round_search.CAREFUL

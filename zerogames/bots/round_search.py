@@ -10,8 +10,9 @@ seen (no seat holds a suit it has shown it lacks), walks the tree by the moves t
 on their availability), grows it by one node, plays the rest of the round out and counts the seat's
 points into every node on the way.
 
-Other seats, in the tree and out of it, play a card as a player aiming at its bid would (`sensible`)
-half the time, else at random, and bid at random; the seat's own play-outs are `sensible`.
+Other seats, in the tree and out of it, bid at random and play a card as a player aiming at its bid
+would (`sensible`) or else at random, the more often `sensible` the more their bid looks like a
+careful player's (`careful`); the seat's own play-outs are `sensible`.
 
 A playout is the search's whole budget, so it runs on a lean copy of a round's rules (`Round`), held to
 the engine move for move by tests/test_round_search.py.
@@ -23,17 +24,19 @@ import math
 import random
 import time
 from collections.abc import Callable
+from functools import lru_cache
 
 from zerogames.games.cards import RANK_ORDER
 
 # A decision stops iterating after this long, whatever its budget, so that a starved machine still
 # decides within a second.
-TIME_LIMIT = 0.7
+TIME_LIMIT = 0.5
 # UCB's exploration weight, for points scaled to 0..1 by the most a round can bring.
 EXPLORATION = 0.4
-# How often another seat plays a card as `Round.sensible` does, in the tree and in play-outs; else at
-# random. Small runs (200 rounds against four random players, 100 against four OpenSpiel ISMCTS seats)
-# made 77% and 73% of bids at 0.5, against 80% and 62% with the other seats modelled as random.
+# How likely another seat is, before its bid, to play its cards as `Round.sensible` does, rather than
+# at random. Small runs (200 rounds against four random players, 100 against four OpenSpiel ISMCTS
+# seats) made 77% and 73% of bids with every seat at 0.5, against 80% and 62% with the other seats
+# modelled as random: the model must tell the two apart, and their bids are what tells them.
 CAREFUL = 0.5
 
 Hands = list[list[str]]
@@ -225,20 +228,34 @@ def grown(
     stop = None if time_limit is None else time.perf_counter() + time_limit
     for _ in range(iterations):
         state = deal()
-        if state is None:
-            continue
-        iterate(root, state, worth, seat, rng)
+        if state is not None:
+            iterate(root, state, worth, seat, rng)
+        # Checked after a deal that did not fit too: drawing them is what a tight corner costs.
         if stop is not None and time.perf_counter() > stop:
             break
     return root
 
 
 def other_move(state: Round, legal: list, rng: random.Random) -> int | str:
-    """Another seat's move: a bid at random; a card as a player aiming at its bid would play it, or now
-    and then at random (the table may hold anyone from a careful player to a random one)."""
-    if not state.bidding() and rng.random() < CAREFUL:
+    """Another seat's move: a bid at random; a card as a player aiming at its bid would play it, or
+    else at random, as likely the one as its bid makes it a careful player (the table may hold anyone
+    from a careful player to a random one)."""
+    if not state.bidding() and rng.random() < careful(state.bids[state.turn], state.cards, state.players):
         return state.sensible()
     return legal[int(rng.random() * len(legal))]
+
+
+@lru_cache(maxsize=1024)
+def careful(bid: int | None, cards: int, players: int) -> float:
+    """How likely a seat that bid `bid` is a careful player rather than a random one (CAREFUL before
+    it bids): a careful player bids about the tricks it may expect, a fair share of the round's
+    (binomial: each trick its own one time in `players`), a random one any bid alike."""
+    if bid is None:
+        return CAREFUL
+    share = 1 / players
+    if_careful = math.comb(cards, bid) * share**bid * (1 - share) ** (cards - bid)
+    if_random = 1 / (cards + 1)
+    return CAREFUL * if_careful / (CAREFUL * if_careful + (1 - CAREFUL) * if_random)
 
 
 def iterate(
