@@ -29,6 +29,18 @@ def best_by_deals(
 ) -> Action | None:
     """The legal action whose outcomes, summed over `budget` sampled deals, are best (the first on a
     tie); None when no deal could be drawn (the caller falls back on its heuristic)."""
+    totals = totals_by_deals(legal, deal, outcome, budget)
+    return best(legal, totals) if totals is not None else None
+
+
+def totals_by_deals(
+    legal: list[Action],
+    deal: Callable[[], State | None],
+    outcome: Callable[[State, Action], float],
+    budget: int,
+) -> list[float] | None:
+    """Each legal action's outcomes summed over up to `budget` sampled deals, every action played on
+    the same deals; None when no deal could be drawn."""
     totals = [0.0] * len(legal)
     dealt = 0
     stop = time.perf_counter() + TIME_LIMIT
@@ -41,10 +53,10 @@ def best_by_deals(
             outcomes.append(outcome(state, action))
             if time.perf_counter() > stop:
                 # Out of time mid-deal (a starved machine): decide on the whole deals played so far.
-                return best(legal, totals) if dealt else None
+                return totals if dealt else None
         totals = [total + value for total, value in zip(totals, outcomes, strict=True)]
         dealt += 1
-    return best(legal, totals) if dealt else None
+    return totals if dealt else None
 
 
 def best(legal: list[Action], totals: list[float]) -> Action:
