@@ -312,7 +312,7 @@ def unseen_mean(view: dict[str, Any], memory: Memory) -> float:
 # round points less the others' mean, so that it wins rounds rather than only scoring low. Snaps and
 # hand-overs are Normal's.
 
-DEFAULT_BUDGET = 40
+DEFAULT_BUDGET = 120
 RULES = GAMES["cabo"]
 # What a card nobody has placed is reckoned to be worth in the model (the deck's mean).
 MEAN = sum(VALUE.values()) / len(VALUE)
