@@ -209,10 +209,14 @@ def hard(
 ) -> dict[str, Any]:
     if len(legal) == 1:
         return legal[0]
-    reckoning = values(view, legal, rng, memory, budget) if legal[0]["type"] == "play" else None
-    if reckoning is None:
+    root = searched(view, legal, memory, rng, budget)
+    if root is None:
         return normal(view, legal, memory, rng)
-    return legal[max(range(len(legal)), key=reckoning.__getitem__)]
+    # The play walked most: the one the search kept coming back to.
+    children = root.children
+    return max(
+        legal, key=lambda action: children[action["card"]].visits if action["card"] in children else -1
+    )
 
 
 def values(
@@ -222,22 +226,29 @@ def values(
     memory: Memory | None = None,
     budget: int | None = None,
 ) -> list[float] | None:
-    """Hard's reckoning of each legal play: the walks the search gave it, in thousandths, plus its
-    team's mean result in cards (banked less the other team's, KHOTI counted as a whole deck more);
-    None when the search could not run (a round finished unseen, or no deal fitted)."""
+    """Hard's reckoning of each legal play: its team's mean result over the walks through it, in cards
+    (banked less the other team's, KHOTI a whole deck more; minus infinity if never walked); None when
+    the search could not run. Without a memory, what this view shows."""
     if memory is None:
         memory = Memory()
         memory.see(view)
-    if not memory.whole:
-        return None
-    root = search(view, memory, rng, budget or DEFAULT_BUDGET)
+    root = searched(view, legal, memory, rng, budget)
     if root is None:
         return None
-    reckoning = []
-    for action in legal:
-        child = root.children.get(action["card"])
-        reckoning.append(child.visits * 1000 + 2 * WHOLE * child.total / child.visits if child else -1e9)
-    return reckoning
+    children = root.children
+    return [
+        2 * WHOLE * children[card].total / children[card].visits if card in children else -math.inf
+        for card in (action["card"] for action in legal)
+    ]
+
+
+def searched(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+) -> Node | None:
+    """The search's tree for a play (None for the trump, or when a round finished unseen)."""
+    if legal[0]["type"] != "play" or not memory.whole:
+        return None
+    return search(view, memory, rng, budget or DEFAULT_BUDGET)
 
 
 def search(view: dict[str, Any], memory: Memory, rng: random.Random, walks: int) -> Node | None:
