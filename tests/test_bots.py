@@ -85,3 +85,36 @@ def test_the_easy_bot_wins_more_than_random_players(game_id):
     randoms = min(3, rules.max_players - 1)
     easy, random_players = sim.simulate(game_id, ["easy", *["random"] * randoms], 200, seed=1)
     assert easy["win_rate_ci95"][0] > random_players["win_rate_ci95"][1], (easy, random_players)
+
+
+@pytest.mark.parametrize("game_id", ["cabo", "trump_card"])
+def test_hard_searches_a_turn_of_play_from_the_view_alone(game_id):
+    """The same in the thick of play, where Hard searches (Cabo's first turn, Trump Card's first lead):
+    the other hands exchanged and the deck turned round, the same view, the same choice."""
+    rules = GAMES[game_id]
+    state = rules.new_game(4, 7)
+    rng = random.Random(7)
+    while state["phase"] != "play":
+        seat = next(seat for seat in range(4) if rules.legal_actions(state, seat))
+        state = rules.apply(
+            state,
+            seat,
+            choose(game_id, rules.view(state, seat), rules.legal_actions(state, seat), "easy", rng),
+        )
+    seat = state["turn"]
+    assert len(rules.legal_actions(state, seat)) > 1
+    one, two = [other for other in range(4) if other != seat][:2]
+    hands = list(state["hands"])
+    hands[one], hands[two] = hands[two], hands[one]
+    other = {**state, "hands": tuple(hands), "deck": tuple(reversed(state["deck"]))}
+    assert other != state
+    view = rules.view(state, seat)
+    assert rules.view(other, seat) == view
+    choices = []
+    for table in (state, other):
+        bot = Bot(game_id, "hard")
+        bot.see(rules.view(table, seat))
+        choices.append(
+            bot.choose(rules.view(table, seat), rules.legal_actions(table, seat), random.Random(5))
+        )
+    assert choices[0] == choices[1]

@@ -5,7 +5,7 @@ was shown, in order, from the first deal. At each of the seat's own decisions (i
 than one legal choice, not those the turn clock made for it), the game's bot module tells what every
 legal action was worth from that view (`values`, in the module's `VALUES_IN`): Hard's choice is the
 best of them, and what the player chose cost the difference. Where Hard plays by a rule rather than a
-search (Cabo's moves other than the call, Zero's safe sets), there is nothing to weigh.
+search (Cabo's opening peeks, snaps and hand-overs, Zero's safe sets), there is nothing to weigh.
 
 Deterministic: each decision's generator is seeded from the game and the step, and the search runs on
 its budget with no time limit. Pure: no Flask and no I/O; it is CPU work (seconds for a long game), to
@@ -113,7 +113,7 @@ def weigh(record: Record, seat: int, decided: Decided, budget: int | None) -> De
 
 def weighed_actions(game: str, decided: Decided) -> list[Action]:
     """The actions weighed at a decision: every legal one, or where Hard weighs only a few (its bot
-    module's `shortlist`: Zero Down's), those and the one the player chose."""
+    module's `shortlist`: Zero Down's, Cabo's), those and the one the player chose."""
     shortlist = getattr(bots.MODULES[game], "shortlist", None)
     if shortlist is None:
         return decided.legal

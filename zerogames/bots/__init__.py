@@ -4,8 +4,9 @@ Three levels sit at a table. Easy decides from the view in front of it. Normal a
 what the seat has been shown before (cards played, suits a player lacks, swaps, sightings): a memory
 folded from every view the seat is shown, in order, so that the same views always make the same
 memory. Normal plays a heuristic from view and memory; Hard samples the hidden cards consistently
-with all of that and plays each legal move out with the real engine, within a budget (Zero Game's
-Hard grows a search tree over those samples instead: round_search).
+with all of that and plays each legal move out with the real engine, within a budget (Cabo's Hard
+plays its deals out on a lean model of the round; Zero Game's and Trump Card's Hard grow a search tree
+over those samples instead: round_search, trump_card).
 
 A policy returns one of `legal`, or None when the bot would rather wait (a snap in Cabo that it is not
 sure of: out of turn, waiting is always allowed).

@@ -7,16 +7,14 @@ has not yet run out, so it forgets as a hurried player does.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from typing import Any
 
 from zerogames.games import GAMES
-from zerogames.games.base import State
-from zerogames.games.cabo import CALLER_BEATEN, EMPTY, VALUE, total
+from zerogames.games.cabo import EMPTY, VALUE, power_of, round_points, total
 from zerogames.games.cards import STANDARD_DECK
 
-from .search import TIME_LIMIT
+from .search import TIME_LIMIT, best, mean_by_deals
 
 # A card this low is worth taking from the pile or keeping in place of an unknown card.
 LOW = 3
@@ -162,12 +160,14 @@ def sure_snap(view: dict[str, Any], snaps: list[dict[str, Any]]) -> dict[str, An
 
 
 class Memory:
-    """Cards by board position ((seat, slot) to code) as last seen, and the discard pile."""
+    """Cards by board position ((seat, slot) to code) as last seen, the discard pile, and the slots of
+    its own each seat has seen (its peeks, keeps, takes and looks; a swap or a hand-over hides them)."""
 
     def __init__(self) -> None:
         self.round: int | None = None
         self.cards: dict[tuple[int, int], str] = {}
         self.pile: list[str] = []
+        self.owners: dict[int, set[int]] = {}
         self.moment: Any = None
 
     def see(self, view: dict[str, Any]) -> None:
@@ -184,9 +184,13 @@ class Memory:
         if moment == self.moment:
             return
         self.moment = moment
+        if view["round"] != self.round:
+            self.owners = {}
         if view["round"] != self.round or view["phase"] == "peek":
             self.round, self.cards, self.pile = view["round"], {}, [view["discard"]]
+            self.owners_saw(view["last"])
         elif view["phase"] == "play":
+            self.owners_saw(view["last"])
             self.moved(view["last"], view["seat"])
             self.follow_pile(view)
         for seat, hand in enumerate(view["hands"]):
@@ -220,6 +224,26 @@ class Memory:
             card = self.cards.pop((seat, last["slot"]), None)
             if card:
                 self.cards[tuple(last["to"])] = card
+
+    def owners_saw(self, last: dict[str, Any] | None) -> None:
+        """Follow which slots of its own each seat has seen: it is public which slots a move touched."""
+        if not last:
+            return
+        kind, seat = last["type"], last["seat"]
+        own = self.owners.setdefault(seat, set())
+        if kind == "peek":
+            own.update(last["slots"])
+        elif kind in ("keep", "take"):
+            own.add(last["slot"])
+        elif kind == "look" and last["target"][0] == seat:
+            own.add(last["target"][1])
+        elif kind == "swap":
+            for owner, slot in (last["a"], last["b"]):
+                self.owners.setdefault(owner, set()).discard(slot)
+        elif kind == "give":
+            own.discard(last["slot"])
+            to, slot = last["to"]
+            self.owners.setdefault(to, set()).discard(slot)
 
     def follow_pile(self, view: dict[str, Any]) -> None:
         """The discard pile, card by card: every card on it landed face up."""
@@ -279,68 +303,213 @@ def unseen_mean(view: dict[str, Any], memory: Memory) -> float:
     return sum(VALUE[card] * times for card, times in unseen.items()) / total if total else UNKNOWN_WORTH
 
 
-# Hard: the round's one bold move is the call. Hard calls when, over deals of the cards it has not
-# placed (dealt into every slot it does not remember, the rest left as the deck), its hand is lowest
-# often enough once each other player has had a final turn (drawing a card from the deck, as the
-# engine would deal it, in place of its highest card if lower) that calling scores better than playing
-# on; every other move it plays as Normal, on what it remembers.
+# Hard weighs every move of its own turn (the draw or the take, the keep, each look and swap of a
+# power, the call) over deals of the cards it has not placed: each deal puts them into the slots it
+# does not remember and the deck, and each move is played out to the round's end on a lean model of
+# the round (no snaps) in which every seat, Hard included, plays as Normal on the cards it knows. What
+# a seat knows is kept by card, so it follows every swap: Hard's own memory, and for each other seat
+# the slots of its own it is known to have seen (its peeks, keeps, takes and looks). A move scores its
+# round points less the others' mean, so that it wins rounds rather than only scoring low. Snaps and
+# hand-overs are Normal's.
 
-DEFAULT_BUDGET = 200
-# Playing on, a hand is reckoned to lose about this much more by the round's end.
-PLAYING_ON = 1.0
+DEFAULT_BUDGET = 120
 RULES = GAMES["cabo"]
+# What a card nobody has placed is reckoned to be worth in the model (the deck's mean).
+MEAN = sum(VALUE.values()) / len(VALUE)
+# A played-out round with no call by then is scored as it lies.
+MODEL_TURNS = 40
+# The swaps weighed: those of one of its own cards for another's that look the best trades.
+SWAPS_WEIGHED = 5
 
 
-def hard(
-    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
-) -> dict[str, Any] | None:
-    call = next((action for action in legal if action["type"] == "cabo"), None)
-    if call is None:
-        return normal(view, legal, memory, rng)
-    seen = memory.remembered(view)
-    if call_pays(seen, memory, rng, budget or DEFAULT_BUDGET):
-        return call
-    return choose(seen, [action for action in legal if action is not call], "hard", rng)
+class Board:
+    """A round as it may be, in the model: the hands (None for an emptied slot), the deck (drawn from
+    its end), the top discard, the caller, and the cards each seat knows the place of."""
+
+    __slots__ = ("caller", "deck", "hands", "knows", "top")
+
+    def __init__(self, hands: list, deck: list, top: str, caller: int | None, knows: list) -> None:
+        self.hands, self.deck, self.top, self.caller, self.knows = hands, deck, top, caller, knows
+
+    def copy(self) -> Board:
+        return Board(
+            [list(h) for h in self.hands],
+            list(self.deck),
+            self.top,
+            self.caller,
+            [set(k) for k in self.knows],
+        )
+
+    def guess(self, seat: int, card: str) -> float:
+        return VALUE[card] if card in self.knows[seat] else MEAN
+
+    def reckoned(self, seat: int, owner: int) -> float:
+        return sum(self.guess(seat, card) for card in self.hands[owner] if card is not None)
+
+    def put(self, seat: int, slot: int, card: str) -> None:
+        """A card into a slot of one's own; the one there goes face up onto the pile."""
+        self.top, self.hands[seat][slot] = self.hands[seat][slot], card
+
+    def exchange(self, a: tuple[int, int], b: tuple[int, int]) -> None:
+        hands = self.hands
+        hands[a[0]][a[1]], hands[b[0]][b[1]] = hands[b[0]][b[1]], hands[a[0]][a[1]]
 
 
-def call_pays(view: dict[str, Any], memory: Memory, rng: random.Random, deals: int) -> bool:
-    """Whether calling now scores less, on average over the deals, than playing on."""
-    called, playing_on = call_or_play_on(view, memory, rng, deals)
-    return called < playing_on
+def model_place(board: Board, seat: int, value: int, rng: random.Random) -> int | None:
+    """Normal's place_for on the cards the seat knows."""
+    knows = board.knows[seat]
+    hand = board.hands[seat]
+    values = {slot: VALUE[card] for slot, card in enumerate(hand) if card is not None and card in knows}
+    highest = max(values, key=values.__getitem__, default=None)
+    if highest is not None and values[highest] > max(value, KEEP_OVER_UNKNOWN):
+        return highest
+    blind = [slot for slot, card in enumerate(hand) if card is not None and card not in knows]
+    if blind and value <= KEEP_OVER_UNKNOWN:
+        return rng.choice(blind)
+    if highest is not None and values[highest] > value:
+        return highest
+    return None
 
 
-def call_or_play_on(
-    view: dict[str, Any],
-    memory: Memory,
-    rng: random.Random,
-    deals: int,
-    time_limit: float | None = TIME_LIMIT,
-) -> tuple[float, float]:
-    """The points the seat may expect from calling now, and from playing on, over the deals (the ones
-    played before `time_limit` ran out, if it did)."""
-    seat = view["seat"]
-    called = playing_on = 0.0
-    dealt = 0
-    stop = None if time_limit is None else time.perf_counter() + time_limit
-    for _ in range(deals):
-        state = sample_board(view, memory, rng)
-        totals = [total(hand) for hand in state["hands"]]
-        deck = list(state["deck"])
-        for other, hand in enumerate(state["hands"]):
-            values = [VALUE[card] for card in hand if card is not None]
-            if other != seat and values and deck:
-                totals[other] -= max(0, max(values) - VALUE[deck.pop()])
-        mine = totals[seat]
-        called += min(0, mine) if mine <= min(totals) else mine + CALLER_BEATEN
-        playing_on += mine - PLAYING_ON
-        dealt += 1
-        if stop is not None and time.perf_counter() > stop:
+def model_calls(board: Board, seat: int) -> bool:
+    """Normal's call, on the cards the seat knows."""
+    mine = board.reckoned(seat, seat)
+    others = [board.reckoned(seat, other) for other in range(len(board.hands)) if other != seat]
+    return mine <= SURELY_LOW or mine + MARGIN <= min(others)
+
+
+def model_turn(board: Board, seat: int, rng: random.Random) -> bool:
+    """One whole turn as Normal plays it; False when the deck has run out (the round ends there)."""
+    if board.caller is None and model_calls(board, seat):
+        board.caller = seat
+        return True
+    top = VALUE[board.top]
+    if top <= LOW:
+        slot = model_place(board, seat, top, rng)
+        if slot is not None:
+            take_into(board, seat, slot)
+            return True
+    if not board.deck:
+        return False
+    drawn = board.deck.pop()
+    board.knows[seat].add(drawn)
+    model_drawn(board, seat, drawn, rng)
+    return True
+
+
+def take_into(board: Board, seat: int, slot: int) -> None:
+    """The top discard into a slot, seen by everyone."""
+    card = board.top
+    board.put(seat, slot, card)
+    for knows in board.knows:
+        knows.add(card)
+
+
+def model_drawn(board: Board, seat: int, drawn: str, rng: random.Random) -> None:
+    """Keep the drawn card where Normal would, else discard it and use its power."""
+    slot = model_place(board, seat, VALUE[drawn], rng)
+    if slot is not None:
+        board.put(seat, slot, drawn)
+        return
+    board.top = drawn
+    power = power_of(drawn)
+    if power is not None:
+        looks, reach, swap = power
+        model_power(board, seat, looks, reach, swap, rng)
+
+
+def model_power(board: Board, seat: int, looks: int, reach: str, swap: bool, rng: random.Random) -> None:
+    """Look at an unknown card of one's own if the power may, else at another's; swap only a sure gain."""
+    knows = board.knows[seat]
+    for _ in range(looks):
+        own = [card for card in board.hands[seat] if card is not None and card not in knows]
+        if reach != "opponent" and own:
+            knows.add(rng.choice(own))
+        elif reach != "own":
+            others = [
+                card
+                for other, hand in enumerate(board.hands)
+                if other != seat
+                for card in hand
+                if card is not None and card not in knows
+            ]
+            if others:
+                knows.add(rng.choice(others))
+    if swap:
+        trade = sure_trade(board, seat)
+        if trade is not None:
+            board.exchange(*trade)
+
+
+def sure_trade(board: Board, seat: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Normal's swap: its highest known card for the lowest known lower one in an unlocked hand."""
+    knows = board.knows[seat]
+    mine = [
+        (VALUE[card], slot)
+        for slot, card in enumerate(board.hands[seat])
+        if card is not None and card in knows
+    ]
+    if not mine:
+        return None
+    value, slot = max(mine)
+    lower = [
+        (VALUE[card], other, at)
+        for other, hand in enumerate(board.hands)
+        if other not in (seat, board.caller)
+        for at, card in enumerate(hand)
+        if card is not None and card in knows and VALUE[card] < value
+    ]
+    if not lower:
+        return None
+    _, other, at = min(lower)
+    return (seat, slot), (other, at)
+
+
+def played_out(board: Board, seat: int, rng: random.Random) -> float:
+    """The round played on from the seat after `seat`: the seat's points less the others' mean."""
+    players = len(board.hands)
+    turn = (seat + 1) % players
+    for _ in range(MODEL_TURNS):
+        if turn == board.caller or not model_turn(board, turn, rng):
             break
-    return called / max(1, dealt), playing_on / max(1, dealt)
+        turn = (turn + 1) % players
+    points, _ = round_points(tuple(total(hand) for hand in board.hands), board.caller)
+    return points[seat] - (sum(points) - points[seat]) / (players - 1)
 
 
-# What `values` reckons in: the round's points, fewer is better (so counted negative).
-VALUES_IN = "points the hand is expected to end the round on, counted negative"
+def move_on(
+    board: Board, seat: int, view: dict[str, Any], action: dict[str, Any], rng: random.Random
+) -> None:
+    """Hard's move on the board; the rest of its turn (a keep after a draw, a power's other looks and
+    its swap) as the model plays it."""
+    kind = action["type"]
+    if kind == "cabo":
+        board.caller = seat
+    elif kind == "take":
+        take_into(board, seat, action["slot"])
+    elif kind == "draw":
+        if board.deck:
+            drawn = board.deck.pop()
+            board.knows[seat].add(drawn)
+            model_drawn(board, seat, drawn, rng)
+    elif kind == "keep":
+        board.put(seat, action["slot"], view["drawn"])
+    elif kind == "discard":
+        board.top = view["drawn"]
+        power = power_of(view["drawn"])
+        if power is not None:
+            model_power(board, seat, *power, rng)
+    elif kind == "look":
+        board.knows[seat].add(board.hands[action["seat"]][action["slot"]])
+        power = view["power"]
+        if power["looks"] > 1 or power["swap"]:
+            model_power(board, seat, power["looks"] - 1, power["reach"], power["swap"], rng)
+    elif kind == "swap":
+        board.exchange(tuple(action["a"]), tuple(action["b"]))
+
+
+# What `values` reckons in: the round's points, fewer is better, against the other seats' mean.
+VALUES_IN = "round points fewer than the other seats' mean"
 
 
 def values(
@@ -351,20 +520,86 @@ def values(
     budget: int | None = None,
     time_limit: float | None = TIME_LIMIT,
 ) -> list[float] | None:
-    """Hard's one search, when Cabo may be called: minus the points calling may be expected to bring,
-    and for every other move minus those of playing on (Hard weighs no other move: it plays them as
-    Normal does); None when there is no call to weigh."""
-    if not any(action["type"] == "cabo" for action in legal):
+    """Each move's mean worth over Hard's deals, each played out on the model: the others' mean round
+    points less the seat's. None out of its turn's searched steps, for a move the model does not play
+    (a snap or a hand-over: Normal's), or when no deal could be drawn."""
+    seat = view["seat"]
+    if not searched_now(view) or any(action["type"] not in MODELLED for action in legal):
         return None
-    called, playing_on = call_or_play_on(
-        memory.remembered(view), memory, rng, budget or DEFAULT_BUDGET, time_limit
-    )
-    return [-called if action["type"] == "cabo" else -playing_on for action in legal]
+
+    def deal() -> tuple[Board, int]:
+        return sample_board(view, memory, rng), rng.randrange(1 << 30)
+
+    def outcome(dealt: tuple[Board, int], action: dict[str, Any]) -> float:
+        board, seed = dealt[0].copy(), dealt[1]
+        # The same generator for every move on a deal: the moves differ, not their luck.
+        played = random.Random(seed)
+        move_on(board, seat, view, action, played)
+        return -played_out(board, seat, played)
+
+    return mean_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET, time_limit)
 
 
-def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> State:
-    """The board as it may be: remembered cards where they lie, the others and the deck drawn from the
-    cards not placed."""
+def hard(
+    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+) -> dict[str, Any] | None:
+    weighed = shortlist(view, legal, memory)
+    if len(weighed) < 2:
+        return weighed[0] if weighed else normal(view, legal, memory, rng)
+    means = values(view, weighed, memory, rng, budget)
+    return best(weighed, means) if means else normal(view, legal, memory, rng)
+
+
+# The moves the model plays out (move_on): a skip ends the turn, as in the rules.
+MODELLED = ("draw", "take", "cabo", "keep", "discard", "look", "swap", "skip")
+
+
+def searched_now(view: dict[str, Any]) -> bool:
+    """Whether it is a step of the seat's own turn that Hard searches."""
+    return view["turn"] == view["seat"] and view["step"] in ("start", "drawn", "power")
+
+
+def shortlist(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory) -> list[dict[str, Any]]:
+    """The moves of its turn Hard weighs (none out of turn, nor a hand-over: snaps and hand-overs are
+    Normal's): every draw, take, keep, call and look at a card it does not know, and the few
+    best-looking swaps."""
+    if not searched_now(view):
+        return []
+    seen = memory.remembered(view)
+    moves = [
+        action for action in legal if action["type"] in MODELLED and action["type"] not in ("swap", "look")
+    ]
+    looks = [action for action in legal if action["type"] == "look"]
+    moves += [look for look in looks if seen["hands"][look["seat"]][look["slot"]] is None] or looks[:1]
+    swaps = [action for action in legal if action["type"] == "swap"]
+    return moves + best_swaps(seen, swaps)
+
+
+def best_swaps(seen: dict[str, Any], swaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The swaps of one of its own cards for another seat's, most promising first, the unknown card
+    reckoned at the deck's mean."""
+    seat = seen["seat"]
+    hands = seen["hands"]
+
+    def worth(ref: list[int]) -> float:
+        card = hands[ref[0]][ref[1]]
+        return MEAN if card is None else VALUE[card]
+
+    trades = []
+    for swap in swaps:
+        a, b = swap["a"], swap["b"]
+        if (a[0] == seat) != (b[0] == seat):
+            mine, theirs = (a, b) if a[0] == seat else (b, a)
+            gain = worth(mine) - worth(theirs)
+            if gain > 0:
+                trades.append((-gain, swap))
+    trades.sort(key=lambda trade: trade[0])
+    return [swap for _, swap in trades[:SWAPS_WEIGHED]]
+
+
+def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> Board:
+    """The round as it may be: remembered cards where they lie, the others and the deck drawn from the
+    cards not placed; Hard knows what it remembers, each other seat the slots it has seen of its own."""
     seen = memory.remembered(view)
     placed = [card for hand in seen["hands"] for card in hand if card not in (None, EMPTY)]
     placed += memory.pile + ([view["drawn"]] if view["drawn"] else [])
@@ -372,7 +607,7 @@ def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
     rng.shuffle(unseen)
     hands = []
     for hand in seen["hands"]:
-        cards = []
+        cards: list[str | None] = []
         for card in hand:
             if card == EMPTY:
                 cards.append(None)
@@ -380,24 +615,15 @@ def sample_board(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
                 cards.append(unseen.pop() if unseen else "2C")
             else:
                 cards.append(card)
-        hands.append(tuple(cards))
-    template = RULES.new_game(view["players"], 0, {"dealer": view["dealer"], "memory": False})
-    return {
-        **template,
-        "hands": tuple(hands),
-        "pile": tuple(memory.pile),
-        "deck": tuple(unseen[: view["deck"]]),
-        "phase": "play",
-        "peeks": ((0, 1),) * view["players"],
-        "turn": view["turn"],
-        "step": view["step"],
-        "drawn": view["drawn"],
-        "power": None,
-        "window": False,
-        "handover": None,
-        "caller": view["caller"],
-        "sightings": (),
-    }
+        hands.append(cards)
+    seat = view["seat"]
+    knows = [
+        {hand[slot] for slot in memory.owners.get(owner, ()) if slot < len(hand) and hand[slot] is not None}
+        for owner, hand in enumerate(hands)
+    ]
+    knows[seat] = set(placed)
+    deck = unseen[-view["deck"] :] if view["deck"] else []
+    return Board(hands, deck, view["discard"], view["caller"], knows)
 
 
 # The simulator's figure: points per round; it also counts Cabo calls and calls won.

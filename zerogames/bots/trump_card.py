@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from typing import Any
 
 from zerogames.games import GAMES
-from zerogames.games.base import State
 from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, SUITS, trick_winner
-from zerogames.games.trump_card import FIRST_DEAL
+from zerogames.games.trump_card import (
+    FIRST_BANKING_ROUND,
+    LAST_ACE_RESTRICTED_ROUND,
+    PLAYERS,
+    PLAYS,
+    ROUNDS,
+)
 
-from .search import TIME_LIMIT, best, mean_by_deals
+from .search import TIME_LIMIT
 from .tricks import TricksSeen, higher_unseen
 
 
@@ -88,15 +95,113 @@ def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rn
     return {"type": "play", "card": min(winners, key=by_strength.index) if winners else by_strength[0]}
 
 
-# Hard: deals of the unseen cards that agree with the match so far (voids included, and a trump in
-# every hand: else it would have been a misdeal), rebuilt with the real engine from a stacked deck, the
-# trump and every play, then played out to the match's end by every seat as Easy plays.
+# Hard: an information-set search. Each iteration deals the unseen cards consistently with the match
+# so far (voids included, and a trump in every hand: else it would have been a misdeal) and walks one
+# tree of moves from the seat's own view: at every turn, whoever's it is, the move is picked among
+# those legal in this deal by the upper confidence bound of its own team's results (a move's count of
+# chances is the number of deals it was legal in); one new move is added a walk, and the match is then
+# played out with every seat as Easy plays. The walk runs on a lean copy of the rules (Match), which a
+# test holds to the engine move by move. Hard plays the move walked most.
 
-# A whole match played out swings by dozens of cards, so one move's deals disagree a lot: 24 deals
-# bank about one card in a hundred more than 12 against Easy, at some 100 ms CPU for the dearest
-# decision (the first leads).
-DEFAULT_BUDGET = 24
+DEFAULT_BUDGET = 600
 RULES = GAMES["trump_card"]
+# The exploration weight of the upper confidence bound, on results scaled to -1..1.
+EXPLORE = 0.7
+# A team's result: the cards it banked less the other's, and the whole deck again for KHOTI.
+WHOLE = len(STANDARD_DECK)
+
+
+class Match:
+    """The rest of a match as the search plays it: the hands, the round on the table, the pile's size,
+    each team's banked count, the Senior, the round's number, the seat under the Ace restriction, and
+    whose turn it is (None once the match is over)."""
+
+    __slots__ = ("banked", "hands", "number", "pile", "restricted", "senior", "trick", "trump", "turn")
+
+    def __init__(
+        self,
+        hands: list[list[str]],
+        trick: list[tuple[int, str]],
+        pile: int,
+        banked: list[int],
+        senior: int,
+        number: int,
+        restricted: int | None,
+        turn: int | None,
+        trump: str,
+    ) -> None:
+        self.hands, self.trick, self.pile, self.banked, self.senior = hands, trick, pile, banked, senior
+        self.number, self.restricted, self.turn, self.trump = number, restricted, turn, trump
+
+    def copy(self) -> Match:
+        return Match(
+            [list(hand) for hand in self.hands],
+            list(self.trick),
+            self.pile,
+            list(self.banked),
+            self.senior,
+            self.number,
+            self.restricted,
+            self.turn,
+            self.trump,
+        )
+
+    def legal(self) -> list[str]:
+        hand = self.hands[self.turn]
+        if self.trick:
+            led = self.trick[0][1][1]
+            return [card for card in hand if card[1] == led] or list(hand)
+        if self.restricted == self.turn:
+            return [card for card in hand if card[0] != "A"]
+        return list(hand)
+
+    def play(self, card: str) -> None:
+        seat = self.turn
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        self.restricted = None
+        self.turn = (seat + 1) % PLAYERS
+        if len(self.trick) == PLAYERS:
+            self.finish_round()
+
+    def finish_round(self) -> None:
+        """As the engine's finish_round: the winner becomes Senior, a Senior who held the seat banks."""
+        winner, card = self.trick[trick_winner([card for _, card in self.trick], self.trump)]
+        self.pile += PLAYERS
+        if self.number >= FIRST_BANKING_ROUND and winner == self.senior:
+            self.banked[winner % 2] += self.pile
+            self.pile = 0
+        self.trick = []
+        self.senior = winner
+        if self.number == ROUNDS:
+            self.turn = None
+            return
+        self.number += 1
+        self.turn = winner
+        self.restricted = winner if card[0] == "A" and self.number <= LAST_ACE_RESTRICTED_ROUND else None
+
+    def result(self, team: int) -> float:
+        """The team's result, scaled to -1..1."""
+        banked = self.banked
+        khoti = WHOLE if banked[team] == WHOLE else -WHOLE if banked[1 - team] == WHOLE else 0
+        return (banked[team] - banked[1 - team] + khoti) / (2 * WHOLE)
+
+
+class Node:
+    """A move in the search tree: who made it, the results of its team over the walks through it, and
+    in how many walks it was legal."""
+
+    __slots__ = ("chances", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.chances = 0
+
+    def bound(self) -> float:
+        return self.total / self.visits + EXPLORE * math.sqrt(math.log(self.chances) / self.visits)
 
 
 def hard(
@@ -104,14 +209,18 @@ def hard(
 ) -> dict[str, Any]:
     if len(legal) == 1:
         return legal[0]
-    fallback = normal(view, legal, memory, rng)
-    means = values(view, legal, memory, rng, budget)
-    return best(legal, means) if means else fallback
+    root = searched(view, legal, memory, rng, budget)
+    if root is None:
+        return normal(view, legal, memory, rng)
+    # The play walked most: the one the search kept coming back to.
+    children = root.children
+    return max(
+        legal, key=lambda action: children[action["card"]].visits if action["card"] in children else -1
+    )
 
 
-# What `values` reckons in: the cards the seat's team banks over the other's, and a deck's worth of
-# cards more for winning the match.
-VALUES_IN = "cards banked ahead of the other team, 52 more for winning the match"
+# What `values` reckons in: the team's result, as the search scores a match played out.
+VALUES_IN = "cards banked ahead of the other team, 52 more for winning the match (52 fewer for losing it)"
 
 
 def values(
@@ -122,24 +231,85 @@ def values(
     budget: int | None = None,
     time_limit: float | None = TIME_LIMIT,
 ) -> list[float] | None:
-    """Each legal action's mean outcome over Hard's deals; None when Hard does not search (the match
-    was not seen whole, or no deal fits)."""
-    if not memory.whole:
+    """Each legal play's worth to the seat's team in Hard's search tree: the mean result of the walks
+    through it, in cards (banked less the other team's, KHOTI a whole deck either way). None when Hard
+    does not search (the trump, or a round finished unseen) or a play was never walked (too few walks):
+    an untried play has no worth to tell. Hard plays the play walked most, which the search makes the
+    best mean but for the odd close call."""
+    root = searched(view, legal, memory, rng, budget, time_limit)
+    if root is None:
         return None
-    team = view["seat"] % 2
-
-    def outcome(state: State, action: dict[str, Any]) -> float:
-        result = RULES.result(play_out(RULES.apply(state, view["seat"], action), rng))
-        banked = result["banked"]
-        return banked[team] - banked[1 - team] + (len(STANDARD_DECK) if result["team"] == team else 0)
-
-    return mean_by_deals(
-        legal, lambda: sample_match(view, memory, rng), outcome, budget or DEFAULT_BUDGET, time_limit
-    )
+    children = root.children
+    cards = [action["card"] for action in legal]
+    if not all(card in children for card in cards):
+        return None
+    return [2 * WHOLE * children[card].total / children[card].visits for card in cards]
 
 
-def sample_match(view: dict[str, Any], memory: Memory, rng: random.Random) -> State | None:
-    """The match as it may be, replayed to now with the engine (None when no fitting deal was found)."""
+def searched(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None,
+    time_limit: float | None = TIME_LIMIT,
+) -> Node | None:
+    """The search's tree for a play (None for the trump, or when a round finished unseen)."""
+    if legal[0]["type"] != "play" or not memory.whole:
+        return None
+    return search(view, memory, rng, budget or DEFAULT_BUDGET, time_limit)
+
+
+def search(
+    view: dict[str, Any],
+    memory: Memory,
+    rng: random.Random,
+    walks: int,
+    time_limit: float | None = TIME_LIMIT,
+) -> Node | None:
+    """The tree grown over `walks` sampled deals (fewer if `time_limit` runs short; None: no limit, the
+    tree then depends on the generator alone); None if no deal fitted."""
+    root = Node(view["seat"])
+    stop = None if time_limit is None else time.perf_counter() + time_limit
+    for _ in range(walks):
+        match = sample_match(view, memory, rng)
+        if match is None:
+            continue
+        walk(root, match, rng)
+        if stop is not None and time.perf_counter() > stop:
+            break
+    return root if root.children else None
+
+
+def walk(root: Node, match: Match, rng: random.Random) -> None:
+    """One walk down the tree on this deal, a new move added, the match played out, results backed up."""
+    node, path = root, []
+    while match.turn is not None:
+        legal = match.legal()
+        children = node.children
+        for card in legal:
+            if card in children:
+                children[card].chances += 1
+        untried = [card for card in legal if card not in children]
+        if untried:
+            card = rng.choice(untried)
+            node = children[card] = Node(match.turn)
+            node.chances = 1
+            match.play(card)
+            path.append(node)
+            break
+        node = max((children[card] for card in legal), key=Node.bound)
+        match.play(next(card for card in legal if children[card] is node))
+        path.append(node)
+    play_out(match, rng)
+    results = (match.result(0), match.result(1))
+    for node in path:
+        node.visits += 1
+        node.total += results[node.seat % 2]
+
+
+def sample_match(view: dict[str, Any], memory: Memory, rng: random.Random) -> Match | None:
+    """The rest of the match as it may be (None when no fitting deal was found)."""
     seat = view["seat"]
     played = memory.played(view)
     known = set(view["hand"]) | {card for _, card in played}
@@ -152,22 +322,19 @@ def sample_match(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
     if hands is None:
         return None
     hands[seat] = list(view["hand"])
-    for who, card in played:
-        hands[who].append(card)
-    chooser = view["chooser"]
-    # Five each from the Chooser, then eight each: any split of a hand will do, the trump is known.
-    deck = [""] * len(STANDARD_DECK)
-    for offset in range(4):
-        hand = hands[(chooser + offset) % 4]
-        for index, card in enumerate(hand[:FIRST_DEAL]):
-            deck[offset + 4 * index] = card
-        for index, card in enumerate(hand[FIRST_DEAL:]):
-            deck[4 * FIRST_DEAL + offset + 4 * index] = card
-    state = RULES.new_game(4, 0, {"chooser": chooser, "decks": [deck]})
-    state = RULES.apply(state, chooser, {"type": "trump", "suit": trump})
-    for who, card in played:
-        state = RULES.apply(state, who, {"type": "play", "card": card})
-    return state
+    trick = [(who, card) for who, card in view["trick"]]
+    banked = list(view["banked"])
+    return Match(
+        hands,
+        trick,
+        view["pile_size"],
+        banked,
+        view["senior"],
+        view["round"],
+        view["restricted_seat"],
+        seat,
+        trump,
+    )
 
 
 def deal_apart(
@@ -197,14 +364,13 @@ def deal_apart(
     return None
 
 
-def play_out(state: State, rng: random.Random) -> State:
+def play_out(match: Match, rng: random.Random) -> None:
     """Every seat plays as Easy to the match's end."""
-    while state["phase"] != "over":
-        seat = state["turn"]
-        legal = RULES.legal_actions(state, seat)
-        bare = {"seat": seat, "hand": state["hands"][seat], "trump": state["trump"], "trick": state["trick"]}
-        state = RULES.apply(state, seat, choose(bare, legal, "easy", rng))
-    return state
+    while match.turn is not None:
+        seat = match.turn
+        legal = [PLAYS[card] for card in match.legal()]
+        bare = {"seat": seat, "hand": match.hands[seat], "trump": match.trump, "trick": match.trick}
+        match.play(choose(bare, legal, "easy", rng)["card"])
 
 
 # The simulator's figure: the seat's team's share of the cards banked, in percent.
