@@ -16,6 +16,7 @@ from flask import current_app
 
 from zerogames import bots, talk
 from zerogames.rooms import Published
+from zerogames.store import Unavailable
 
 from .drawings import Drawings
 from .registry import web_registry
@@ -34,9 +35,14 @@ class Mutes:
     def of(self, uid: str, *, fresh: bool = False) -> frozenset[str]:
         known = self.by_muter.get(uid)
         if known is None or fresh:
-            known = web_registry().store.talk.muted(uid)
+            try:
+                read = web_registry().store.talk.muted(uid)
+            except Unavailable:
+                if known is None:
+                    raise
+                return known  # the store away: the mutes as this process last knew them
             with self.lock:
-                self.by_muter[uid] = known
+                self.by_muter[uid] = known = read
         return known
 
     def set(self, muter: str, muted: str, on: bool) -> None:
@@ -68,7 +74,12 @@ def regions(
 ) -> dict[str, str]:
     """The talk regions as this viewer sees them; `kept` (a live channel's): the controls drawn again
     only when what they show changed. `fresh`: the viewer's mutes read from the store (a page drawn)."""
-    muted = mutes().of(who.uid, fresh=fresh)
+    try:
+        muted = mutes().of(who.uid, fresh=fresh)
+    except Unavailable:
+        # The store away and this viewer's mutes never read: no one else's words rather than, perhaps,
+        # a muted player's.
+        muted = frozenset(said.uid for said in published.talk if said.uid != who.uid)
     now = web_registry().clock() if kept is None else None
     return {
         "talk": said_region(published, room, who, muted & {said.uid for said in published.talk}, now),
