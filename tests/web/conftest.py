@@ -159,14 +159,15 @@ def started_with_bots(client, game="zero_game", bots=2) -> str:
 
 
 def to_the_end(client, room) -> None:
-    """This client's moves (seat 0) the first legal ones, the bots' their own, until the game is over."""
-    while room.status != "over":
+    """This client's moves (seat 0) the first legal ones, the bots' their own, until the game is over
+    as the pages see it: published (a bot's last move sets the room's facts a moment before)."""
+    while room.published.status != "over":
         with room.lock:
             legal, version = room.rules.legal_actions(room.state, 0), room.version
         if legal:
             act(client, room.code, json.dumps(legal[0]), version)
         else:
-            wait_until(lambda: room.status == "over" or room.rules.legal_actions(room.state, 0))
+            wait_until(lambda: room.published.status == "over" or room.rules.legal_actions(room.state, 0))
 
 
 def page(client, code: str) -> str:
