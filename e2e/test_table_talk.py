@@ -61,6 +61,11 @@ def test_talk_reaches_the_table_but_never_a_muter_and_the_host_keeps_order(brows
         expect(page.locator("#talk .talk-log")).to_contain_text(SCRIPT)  # as text
         assert page.evaluate("window.pwned") is None
     expect(cal.locator("#talk .bubbles")).to_contain_text("Ann")  # beside her name, for a few seconds
+    bubble = cal.locator('#talk .bubble[data-seat="0"]').bounding_box()
+    name = cal.locator("#seats-0 .seat-name").bounding_box()
+    assert abs(bubble["x"] - name["x"]) < 2, "beside Ann's seat on the table, not in the panel"
+    above, below = name["y"] - bubble["y"] - bubble["height"], bubble["y"] - name["y"] - name["height"]
+    assert min(abs(above), abs(below)) < 8, "just above or below her name"
     say(cal, "Nice bid")
     expect(bea.locator("#talk .talk-log")).to_contain_text("Nice bid")  # Bea's channel is live
     # Nothing Ann said, in the page or in any frame (the controls offer the same emoji and phrases: what

@@ -4,6 +4,7 @@ refused and why, and the seams with the game (a message never makes a move stale
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from flask import session
@@ -22,9 +23,11 @@ from tests.web.conftest import (
     words,
 )
 from zerogames import runtime, talk
+from zerogames.games import GAMES
 from zerogames.rooms import Subscriber
 from zerogames.rooms.lobby import SENT_AWAY
 from zerogames.web import identity, live, viewmodel
+from zerogames.web.tables import TABLES
 from zerogames.web.talk import watcher_tag
 
 HX = {"HX-Request": "true"}
@@ -164,6 +167,27 @@ def test_a_muted_player_is_never_heard_by_the_muter_in_this_room_or_the_next(pla
     # Heard again once unmuted.
     bea.post(f"/r/{other}/mute/0", data={"on": "no"}, headers=HX)
     assert "more words" in page(bea, other)
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_a_word_is_shown_at_its_senders_seat_for_every_viewer_but_the_muter(player, registry, moment, game):
+    code, ann, bea, cal = friends(player, game)
+    for _ in range(GAMES[game].min_players - 3):
+        ann.post(f"/r/{code}/bots", data={"level": "easy"}, headers=HX)
+    ann.post(f"/r/{code}/start", headers=HX)
+    watcher = player("Wes")
+    room = registry.get(code)
+    assert room.status != "lobby"
+    cal_seat = next(seat for seat, who in enumerate(room.seats) if who.name == "Cal")
+    bea.post(f"/r/{code}/mute/{cal_seat}", data={"on": "yes"}, headers=HX)
+    say(cal, code, "phrase", "Nice bid", moment)
+    # The table's stylesheet names every seat it can have as the place of that seat's word.
+    stylesheet = (Path(ann.application.static_folder) / TABLES[game].stylesheet).read_text()
+    assert all(f"anchor-name: --seat-{seat};" in stylesheet for seat in range(GAMES[game].max_players))
+    bubble = f'data-seat="{cal_seat}"><span class="seat-name">Cal</span> <span class="said">Nice bid'
+    for client in (ann, cal, watcher):
+        assert bubble in region_of(page(client, code), "talk")
+    assert "Nice bid" not in region_of(page(bea, code), "talk")
 
 
 def region_of(html: str, name: str) -> str:
