@@ -64,17 +64,7 @@ def test_hard_decides_from_the_view_alone(game_id):
     if game_id == "zero_game":
         hidden["stock"] = (state["stock"][0], *reversed(state["stock"][1:]))  # the trump card is shown
     other = {**state, "hands": tuple(hands), **hidden}
-    assert other != state
-    view = rules.view(state, seat)
-    assert rules.view(other, seat) == view
-    choices = []
-    for table in (state, other):
-        bot = Bot(game_id, "hard")
-        bot.see(rules.view(table, seat))
-        choices.append(
-            bot.choose(rules.view(table, seat), rules.legal_actions(table, seat), random.Random(5))
-        )
-    assert choices[0] == choices[1]
+    assert_hard_chooses_alike(game_id, state, other, seat)
 
 
 @pytest.mark.parametrize("game_id", sorted(BOTS))
@@ -107,9 +97,14 @@ def test_hard_searches_a_turn_of_play_from_the_view_alone(game_id):
     hands = list(state["hands"])
     hands[one], hands[two] = hands[two], hands[one]
     other = {**state, "hands": tuple(hands), "deck": tuple(reversed(state["deck"]))}
+    assert_hard_chooses_alike(game_id, state, other, seat)
+
+
+def assert_hard_chooses_alike(game_id: str, state: dict, other: dict, seat: int) -> None:
+    """Two tables that differ only in cards the seat cannot see: the same view, and Hard's same choice."""
+    rules = GAMES[game_id]
     assert other != state
-    view = rules.view(state, seat)
-    assert rules.view(other, seat) == view
+    assert rules.view(other, seat) == rules.view(state, seat)
     choices = []
     for table in (state, other):
         bot = Bot(game_id, "hard")
