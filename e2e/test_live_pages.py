@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from e2e.table import add_bots, create_room, join_room, take_zero_game_turn
 from e2e.test_cabo import take_turn as take_cabo_turn
@@ -154,11 +155,14 @@ def test_on_a_phone_the_move_is_on_the_first_screen_in_every_game(browser, serve
         page = context.new_page()
         table_with_bots(page, server.url, game, most - 1)
         # Some move is wholly on the screen (the page has brought it there, if it had to).
-        page.wait_for_function(
-            f"() => [...document.querySelectorAll({MOVES!r})].some(e => {{"
-            " const b = e.getBoundingClientRect();"
-            " return b.width > 0 && b.top >= 0 && b.bottom <= innerHeight; })"
-        )
+        try:
+            page.wait_for_function(
+                f"() => [...document.querySelectorAll({MOVES!r})].some(e => {{"
+                " const b = e.getBoundingClientRect();"
+                " return b.width > 0 && b.top >= 0 && b.bottom <= innerHeight; })"
+            )
+        except PlaywrightTimeoutError as error:
+            raise AssertionError(f"{game}: no move wholly on the first screen") from error
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), game
         assert page.title().startswith("Your turn · "), game
         # On the narrowest phone, every score table shows all its columns: none hides to the side.
