@@ -106,14 +106,26 @@ def test_two_timeouts_in_a_row_mark_a_seat_away_and_it_is_then_moved_for_at_once
     assert all(by == "timeout" for *_, by in log_of(registry, room))
 
 
-def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(player, registry, moment):
-    """Not a full clock on each turn until marked away: the clock counts from the page's closing."""
+def table_with_pages_open(player, registry):
+    """A 30 s clocked table of three players whose pages are all open, a bot's pause of 5 s."""
     code, clients = table(player, clock="30")
     room = registry.get(code)
     registry.bot_delay = 5.0
     pages = [Subscriber(uid_of(client)) for client in clients]
     for sub in pages:
         registry.subscribe(room, sub)
+    return code, clients, room, pages
+
+
+def play_until_the_turn_of(seat: int, room, clients, now: float) -> None:
+    """Each other player's first legal move until it is `seat`'s turn."""
+    while (turn := room.rules.awaited(room.state, now)[0]) != seat:
+        act(clients[turn], room.code, json.dumps(room.rules.legal_actions(room.state, turn)[0]))
+
+
+def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(player, registry, moment):
+    """Not a full clock on each turn until marked away: the clock counts from the page's closing."""
+    code, clients, room, pages = table_with_pages_open(player, registry)
     first = room.rules.awaited(room.state, START)[0]
     second, third = (first + 1) % 3, (first + 2) % 3
     moment.now = START + 2
@@ -130,9 +142,7 @@ def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(p
     # page is open (the third) has a full clock.
     assert room.published.deadlines == ((third, START + 62),)
     act(clients[third], code, json.dumps(room.rules.legal_actions(room.state, third)[0]))
-    while room.rules.awaited(room.state, moment())[0] != second:
-        seat = room.rules.awaited(room.state, moment())[0]
-        act(clients[seat], code, json.dumps(room.rules.legal_actions(room.state, seat)[0]))
+    play_until_the_turn_of(second, room, clients, moment())
     assert room.published.deadlines == ((second, moment() + 5),)
     # The page open again before that: the full clock, and the player's own move.
     registry.subscribe(room, Subscriber(uid_of(clients[second])))
@@ -142,12 +152,7 @@ def test_a_player_whose_page_has_been_closed_a_clocks_length_is_moved_for_then(p
 
 def test_a_player_who_moves_with_no_page_open_keeps_a_full_clock(player, registry, moment):
     """Plain forms work without a page's live channel: a player who moves is there, page or not."""
-    code, clients = table(player, clock="30")
-    room = registry.get(code)
-    registry.bot_delay = 5.0
-    pages = [Subscriber(uid_of(client)) for client in clients]
-    for sub in pages:
-        registry.subscribe(room, sub)
+    code, clients, room, pages = table_with_pages_open(player, registry)
     first = room.rules.awaited(room.state, START)[0]
     second = (first + 1) % 3
     registry.unsubscribe(room, pages[second])
@@ -155,9 +160,7 @@ def test_a_player_who_moves_with_no_page_open_keeps_a_full_clock(player, registr
     act(clients[first], code, json.dumps(room.rules.legal_actions(room.state, first)[0]))
     assert room.published.deadlines == ((second, START + 45),)  # gone a clock's length: a bot's pause
     act(clients[second], code, json.dumps(room.rules.legal_actions(room.state, second)[0]))
-    while room.rules.awaited(room.state, moment())[0] != second:
-        seat = room.rules.awaited(room.state, moment())[0]
-        act(clients[seat], code, json.dumps(room.rules.legal_actions(room.state, seat)[0]))
+    play_until_the_turn_of(second, room, clients, moment())
     assert room.published.deadlines == ((second, moment() + 30),)
 
 
