@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import Flask, abort, current_app, make_response, render_template, request
+from flask import Flask, abort, current_app, g, make_response, render_template, request
 
 from . import guard, identity
 
@@ -243,6 +243,13 @@ def open_channel(spectating: str | None) -> Lease:
     if isinstance(lease, str):
         too_many(lease, 30)
     return lease
+
+
+def give_the_channel_back(error: BaseException | None) -> None:
+    """The end of a live channel's request (a teardown): its lease given back, whatever ended it."""
+    lease = g.pop("live_lease", None)
+    if lease is not None:
+        limits().channels.close(lease)
 
 
 def tell_operators_full(channels: Channels) -> None:

@@ -214,6 +214,25 @@ def what_the_page_shows(ws, room) -> tuple[bool, Published | None]:
     return message is not None, None if seq is None else room.recent.get(seq)
 
 
+def heard_since(ws, heard: bool) -> bool | None:
+    """What the page said since its hello's wait, read without a timer (ws.receive(timeout=0) makes
+    one per waking): whether the page has spoken now, or None when that closed the channel.
+
+    Its first message come after the wait (a slow network, a busy phone) is read and let be: the page
+    was sent its whole table (or news) meanwhile, and what it says it showed before that is moot."""
+    if not ws.input_buffer:
+        return heard
+    if heard:
+        ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
+        return None
+    try:
+        shown_seq(ws.input_buffer.pop(0))
+    except Unreadable:
+        ws.close(UNREADABLE, NOT_A_HELLO)
+        return None
+    return True
+
+
 @bp.before_request
 def take_a_channel() -> None:
     """Before the handshake: the room must exist and this client have a live channel to spare, else a
@@ -229,11 +248,7 @@ def take_a_channel() -> None:
     g.live_lease = limits.open_channel(None if seated else room.code)
 
 
-@bp.teardown_request
-def give_the_channel_back(error: BaseException | None) -> None:
-    lease = g.pop("live_lease", None)
-    if lease is not None:
-        limits.limits().channels.close(lease)
+bp.teardown_request(limits.give_the_channel_back)
 
 
 @bp.get("/r/<code>/live")
@@ -268,19 +283,9 @@ def live(ws, code: str) -> None:
     try:
         while ws.connected:
             subscriber.event.clear()
-            # What the page sent, read without a timer (ws.receive(timeout=0) makes one per waking).
-            if ws.input_buffer:
-                if heard:
-                    ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
-                    return
-                # Its first message, come after the wait (a slow network, a busy phone): the table was
-                # sent whole meanwhile, and what the page says it showed before that is moot.
-                heard = True
-                try:
-                    shown_seq(ws.input_buffer.pop(0))
-                except Unreadable:
-                    ws.close(UNREADABLE, NOT_A_HELLO)
-                    return
+            heard = heard_since(ws, heard)
+            if heard is None:
+                return
             if room.gone:
                 ws.close(MOVED, "The table is served elsewhere now: open the channel again.")
                 return

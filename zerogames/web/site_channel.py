@@ -10,10 +10,12 @@ from . import identity, limits
 from .live import (
     HEARTBEAT,
     HELLO_WAIT,
+    NOT_A_HELLO,
     SPOKE_AGAIN,
     UNREADABLE,
     Unreadable,
     give_up_unanswered,
+    heard_since,
     shown_seq,
     sock,
 )
@@ -32,11 +34,7 @@ def take_a_channel() -> None:
     g.live_lease = limits.open_channel(None)
 
 
-@bp.teardown_request
-def give_the_channel_back(error: BaseException | None) -> None:
-    lease = g.pop("live_lease", None)
-    if lease is not None:
-        limits.limits().channels.close(lease)
+bp.teardown_request(limits.give_the_channel_back)
 
 
 @bp.get("/live")
@@ -51,11 +49,13 @@ def site_live(ws) -> None:
     if account is None:
         ws.close(SPOKE_AGAIN, "Sign in for a live channel on this page.")
         return
+    message = ws.receive(timeout=HELLO_WAIT)
     try:
-        shown_seq(ws.receive(timeout=HELLO_WAIT))
+        shown_seq(message)
     except Unreadable:
-        ws.close(UNREADABLE, 'The first message must be {} or {"seq": N}.')
+        ws.close(UNREADABLE, NOT_A_HELLO)
         return
+    heard = message is not None
     page = request.args.get("page")
     listener = hub().tune_in(account.id, None, page if page in PAGES else None, ws.event)
     give_up_unanswered(ws)
@@ -63,8 +63,8 @@ def site_live(ws) -> None:
     try:
         while ws.connected:
             ws.event.clear()
-            if ws.input_buffer:
-                ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
+            heard = heard_since(ws, heard)
+            if heard is None:
                 return
             message = listener.take()
             if message:
