@@ -50,7 +50,7 @@ def hard_directly(record: Record, seat: int) -> list[tuple[int, list[float]]]:
             if hasattr(module, "shortlist"):
                 listed = module.shortlist(view, legal, bot.memory)
                 legal = listed if action in listed else [*listed, action]
-            worths = module.values(view, legal, bot.memory, rng, BUDGET, time_limit=None)
+            worths = module.values(view, legal, bot.memory, rng, BUDGET)
             if worths is not None:
                 weighed.append((step, worths[legal.index(action)], max(worths)))
         state = rules.apply(state, mover, action, now)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from zerogames.bots import Bot, round_search
-from zerogames.games import GAMES
+from zerogames.bots import Bot
+from zerogames.games import GAMES, round_search
 from zerogames.games.cards import STANDARD_DECK
-from zerogames.games.zero_game import BIDS, PLAYS
+from zerogames.games.zero_game.rules import BIDS, PLAYS
 
 RULES = GAMES["zero_game"]
 ROUNDS = 3000

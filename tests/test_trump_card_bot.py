@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from zerogames.bots.trump_card import Match
 from zerogames.games import GAMES
+from zerogames.games.trump_card.bot import Match
 
 RULES = GAMES["trump_card"]
 

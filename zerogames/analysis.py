@@ -101,9 +101,8 @@ def weigh(record: Record, seat: int, decided: Decided, budget: int | None) -> De
     """One decision weighed by Hard's search (None where Hard does not search)."""
     rng = random.Random(f"{record.code}-{record.game_no}/{seat}/{decided.step}")
     actions = weighed_actions(record.game, decided)
-    worths = bots.MODULES[record.game].values(
-        decided.view, actions, decided.memory, rng, budget, time_limit=None
-    )
+    # No time limit: the same record always weighs the same.
+    worths = bots.MODULES[record.game].values(decided.view, actions, decided.memory, rng, budget)
     if worths is None:
         return None
     best = max(range(len(worths)), key=worths.__getitem__)

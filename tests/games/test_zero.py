@@ -10,7 +10,7 @@ import pytest
 from tests.games.playouts import random_playout, seeds_and_players
 from tests.games.stacking import deck_dealing
 from zerogames.games import GAMES, IllegalAction
-from zerogames.games.zero import DECK
+from zerogames.games.zero.rules import DECK
 
 RULES = GAMES["zero"]
 

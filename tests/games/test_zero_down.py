@@ -10,7 +10,7 @@ import pytest
 from tests.games.playouts import random_playout, seeds_and_players, strings_in
 from tests.games.stacking import deck_dealing
 from zerogames.games import GAMES, IllegalAction
-from zerogames.games.zero_down import DECK, NUMBER, hand_score
+from zerogames.games.zero_down.rules import DECK, NUMBER, hand_score
 
 RULES = GAMES["zero_down"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.web.conftest import act, create_room, headline, join, page, words
-from zerogames.games.cabo import RULES
+from zerogames.games.cabo.rules import RULES
 from zerogames.games.cards import STANDARD_DECK
 
 

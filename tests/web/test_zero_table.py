@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.games.stacking import deck_dealing
 from tests.web.conftest import act, create_room, headline, join, page, region
-from zerogames.games.zero import DECK
+from zerogames.games.zero.rules import DECK
 
 # Ann, Bea and Cal are dealt these; Ann guesses first.
 HANDS = ([0, 2, 2, 3, 3], [1, 1, 1, -1, -1], [2, 2, -2, -3, 0])

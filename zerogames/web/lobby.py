@@ -15,6 +15,7 @@ from flask import (
 )
 
 from zerogames import clock
+from zerogames.games import GAMES
 from zerogames.rooms import Refused, clean_name
 
 from . import identity, limits, settings, tables
@@ -27,7 +28,7 @@ bp = Blueprint("lobby", __name__)
 def home():
     return render_template(
         "lobby/home.html",
-        games=tables.playable_games(),
+        games=list(GAMES.values()),
         options={game_id: table.options for game_id, table in tables.TABLES.items()},
         taglines={game_id: table.tagline for game_id, table in tables.TABLES.items()},
         name=identity.current_name(),
@@ -78,7 +79,7 @@ def rules(game_id: str):
     if table is None:
         abort(404, description="There is no game by that name here: pick one on the home page.")
     back = settings.local(request.args.get("next", ""))
-    return render_template(f"{table.templates}/rules.html", game=table.rules, back=back)
+    return render_template(f"{table.templates}/rules.html", game=GAMES[game_id], back=back)
 
 
 @bp.get("/favicon.ico")

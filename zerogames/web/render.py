@@ -11,7 +11,7 @@ from typing import Any
 from flask import current_app
 from markupsafe import Markup
 
-from zerogames.games import GAMES
+from zerogames.games import GAMES, layout
 from zerogames.rooms import Published
 
 from . import tables, talk
@@ -112,7 +112,7 @@ def render_regions(
             drawn.regions[name] = lay_out(game_id, name, drawn.lines[name], drawings)
         elif keys is None:
             drawn.regions[name] = draw(game_id, name, context)
-        elif alike == tables.EVERYONE or (alike == tables.WAITING and view.get("turn") != room.me):
+        elif alike == layout.EVERYONE or (alike == layout.WAITING and view.get("turn") != room.me):
             if name not in shared:
                 source = f"{name} {shared['room']} {inputs(public.value, keys, published.at)}"
                 spectator = shared["spectator room"]
@@ -222,7 +222,7 @@ def drawing(
 def seat_lines(
     game_id: str,
     name: str,
-    lines: tables.SeatLines,
+    lines: layout.SeatLines,
     room: RoomInfo,
     shared: dict[str, Any],
     public: Lazy,

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
-from zerogames.games import GAMES
-from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, SUITS, trick_winner
-from zerogames.games.trump_card import (
+from ..cards import RANK_ORDER, RANKS, STANDARD_DECK, SUITS, trick_winner
+
+# How long its seat may think (zerogames.bots), whatever the budget.
+from ..search import TIME_LIMIT as TIME_LIMIT
+from ..search import OutOfTime
+from ..tricks import TricksSeen, higher_unseen
+from .rules import (
     FIRST_BANKING_ROUND,
     LAST_ACE_RESTRICTED_ROUND,
     PLAYERS,
     PLAYS,
     ROUNDS,
 )
-
-from .search import TIME_LIMIT
-from .tricks import TricksSeen, higher_unseen
 
 
 def suit_strength(hand: list[str], suit: str) -> tuple[int, int]:
@@ -104,7 +104,6 @@ def normal(view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rn
 # test holds to the engine move by move. Hard plays the move walked most.
 
 DEFAULT_BUDGET = 600
-RULES = GAMES["trump_card"]
 # The exploration weight of the upper confidence bound, on results scaled to -1..1.
 EXPLORE = 0.7
 # A team's result: the cards it banked less the other's, and the whole deck again for KHOTI.
@@ -205,11 +204,16 @@ class Node:
 
 
 def hard(
-    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None,
+    out_of_time: OutOfTime | None = None,
 ) -> dict[str, Any]:
     if len(legal) == 1:
         return legal[0]
-    root = searched(view, legal, memory, rng, budget)
+    root = searched(view, legal, memory, rng, budget, out_of_time)
     if root is None:
         return normal(view, legal, memory, rng)
     # The play walked most: the one the search kept coming back to.
@@ -229,14 +233,14 @@ def values(
     memory: Memory,
     rng: random.Random,
     budget: int | None = None,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> list[float] | None:
     """Each legal play's worth to the seat's team in Hard's search tree: the mean result of the walks
     through it, in cards (banked less the other team's, KHOTI a whole deck either way). None when Hard
     does not search (the trump, or a round finished unseen) or a play was never walked (too few walks):
     an untried play has no worth to tell. Hard plays the play walked most, which the search makes the
     best mean but for the odd close call."""
-    root = searched(view, legal, memory, rng, budget, time_limit)
+    root = searched(view, legal, memory, rng, budget, out_of_time)
     if root is None:
         return None
     children = root.children
@@ -252,12 +256,12 @@ def searched(
     memory: Memory,
     rng: random.Random,
     budget: int | None,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> Node | None:
     """The search's tree for a play (None for the trump, or when a round finished unseen)."""
     if legal[0]["type"] != "play" or not memory.whole:
         return None
-    return search(view, memory, rng, budget or DEFAULT_BUDGET, time_limit)
+    return search(view, memory, rng, budget or DEFAULT_BUDGET, out_of_time)
 
 
 def search(
@@ -265,18 +269,17 @@ def search(
     memory: Memory,
     rng: random.Random,
     walks: int,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> Node | None:
-    """The tree grown over `walks` sampled deals (fewer if `time_limit` runs short; None: no limit, the
-    tree then depends on the generator alone); None if no deal fitted."""
+    """The tree grown over `walks` sampled deals (fewer once `out_of_time` says so; without it the
+    tree depends on the generator alone); None if no deal fitted."""
     root = Node(view["seat"])
-    stop = None if time_limit is None else time.perf_counter() + time_limit
     for _ in range(walks):
         match = sample_match(view, memory, rng)
         if match is None:
             continue
         walk(root, match, rng)
-        if stop is not None and time.perf_counter() > stop:
+        if out_of_time is not None and out_of_time():
             break
     return root if root.children else None
 

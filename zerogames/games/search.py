@@ -9,7 +9,6 @@ within a second).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,8 +16,11 @@ Action = dict[str, Any]
 State = dict[str, Any]
 
 # A decision stops sampling after this long, whatever its budget (checked after every play-out, so that
-# a starved machine still decides within a second).
+# a starved machine still decides within a second). The seat that runs the bot reads the clock
+# (zerogames.bots): a search is only asked `out_of_time()`, so that without one the same generator
+# always gives the same choice.
 TIME_LIMIT = 0.7
+OutOfTime = Callable[[], bool]
 
 
 def best_by_deals(
@@ -38,14 +40,13 @@ def mean_by_deals(
     deal: Callable[[], State | None],
     outcome: Callable[[State, Action], float],
     budget: int,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> list[float] | None:
     """Each legal action's mean outcome over `budget` sampled deals (over the whole deals played when
-    `time_limit` ran out first); None when no deal could be drawn. Without a time limit the same
+    `out_of_time` said so first); None when no deal could be drawn. Without it the same
     generator always gives the same figures (a game's analysis: zerogames.analysis)."""
     totals = [0.0] * len(legal)
     dealt = 0
-    stop = None if time_limit is None else time.perf_counter() + time_limit
     for _ in range(budget):
         state = deal()
         if state is None:
@@ -53,7 +54,7 @@ def mean_by_deals(
         outcomes = []
         for action in legal:
             outcomes.append(outcome(state, action))
-            if stop is not None and time.perf_counter() > stop:
+            if out_of_time is not None and out_of_time():
                 # Out of time mid-deal (a starved machine): the whole deals played so far.
                 return [total / dealt for total in totals] if dealt else None
         totals = [total + value for total, value in zip(totals, outcomes, strict=True)]

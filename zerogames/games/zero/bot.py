@@ -10,11 +10,12 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from zerogames.games import GAMES
-from zerogames.games.base import State
-from zerogames.games.zero import DECK, DONE, GUESSES, safe_sets
+from ..base import State
 
-from .search import TIME_LIMIT, best, mean_by_deals
+# How long its seat may think (zerogames.bots), whatever the budget.
+from ..search import TIME_LIMIT as TIME_LIMIT
+from ..search import OutOfTime, best, mean_by_deals
+from .rules import DECK, DONE, GUESSES, RULES, safe_sets
 
 
 def unseen_mean(view: dict[str, Any]) -> float:
@@ -334,11 +335,15 @@ DECK_SUM = sum(DECK)
 # but also reads each player's style, and lays the most cards.
 
 DEFAULT_BUDGET = 100
-RULES = GAMES["zero"]
 
 
 def hard(
-    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None,
+    out_of_time: OutOfTime | None = None,
 ) -> dict[str, Any]:
     kind = legal[0]["type"]
     if kind == "safe":
@@ -347,7 +352,7 @@ def hard(
         return guess_from_deals(view, legal, memory, rng, GUESS_SAMPLES, reads_styles=True)
     if len(legal) == 1:
         return legal[0]
-    means = values(view, legal, memory, rng, budget)
+    means = values(view, legal, memory, rng, budget, out_of_time)
     return best(legal, means) if means else choose(view, legal, "hard", rng)
 
 
@@ -362,7 +367,7 @@ def values(
     memory: Memory,
     rng: random.Random,
     budget: int | None = None,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> list[float] | None:
     """Each legal card's or guess's worth by Hard's sampled deals; None for the safe sets (Hard lays
     the most cards it can, a rule, not a search)."""
@@ -384,7 +389,7 @@ def values(
     def outcome(state: State, action: dict[str, Any]) -> float:
         return trick_gain(RULES.apply(state, seat, action), seat, shares, mean, rng)
 
-    return mean_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET, time_limit)
+    return mean_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET, out_of_time)
 
 
 def sample_trick(view: dict[str, Any], memory: Memory, unseen: list[int], rng: random.Random) -> State:

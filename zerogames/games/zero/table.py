@@ -1,6 +1,6 @@
 """Zero's table."""
 
-from . import Region, Table
+from ..layout import Region, Table
 
 TABLE = Table(
     "zero",

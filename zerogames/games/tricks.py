@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zerogames.games.cards import RANK_ORDER, RANKS
+from .cards import RANK_ORDER, RANKS
 
 Trick = list[tuple[int, str]]
 

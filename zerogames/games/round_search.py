@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from functools import lru_cache
 
-from zerogames.games.cards import RANK_ORDER
+from .cards import RANK_ORDER
+from .search import OutOfTime
 
 # A decision stops iterating after this long, whatever its budget, so that a starved machine still
 # decides within a second.
@@ -205,10 +205,11 @@ def search(
     seat: int,
     iterations: int,
     rng: random.Random,
+    out_of_time: OutOfTime | None = None,
 ) -> int | str | None:
     """The root move most often taken over `iterations` iterations, each on a fresh deal; None when no
     deal could be drawn. `worth` turns a round's points into the seat's worth, scaled to 0..1."""
-    root = grown(deal, worth, seat, iterations, rng)
+    root = grown(deal, worth, seat, iterations, rng, out_of_time)
     if not root.visits:
         return None
     return max(root.visits, key=root.visits.__getitem__)
@@ -220,18 +221,17 @@ def grown(
     seat: int,
     iterations: int,
     rng: random.Random,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> Node:
-    """The seat's tree after `iterations` iterations (or as many as `time_limit` allowed): its root's
+    """The seat's tree after `iterations` iterations (or fewer, once `out_of_time` says so): its root's
     moves, how often each was taken and the worth they brought."""
     root = Node()
-    stop = None if time_limit is None else time.perf_counter() + time_limit
     for _ in range(iterations):
         state = deal()
         if state is not None:
             iterate(root, state, worth, seat, rng)
         # Checked after a deal that did not fit too: drawing them is what a tight corner costs.
-        if stop is not None and time.perf_counter() > stop:
+        if out_of_time is not None and out_of_time():
             break
     return root
 

@@ -7,7 +7,7 @@ from bisect import insort
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from .base import (
+from ..base import (
     ACTION_TYPES,
     Action,
     ActionFields,
@@ -21,8 +21,8 @@ from .base import (
     whole_number,
     winners,
 )
-from .cards import deal, shuffle
-from .figures import totals
+from ..cards import deal, shuffle
+from ..figures import totals
 
 COLOURS = ("red", "yellow", "green", "blue", "violet", "grey", "black")
 NUMBERS = tuple(range(1, 9))

@@ -1,6 +1,6 @@
 """Trump Card's table."""
 
-from . import EVERYONE, WAITING, Choice, Region, Table
+from ..layout import EVERYONE, WAITING, Choice, Region, Table
 
 TABLE = Table(
     "trump_card",

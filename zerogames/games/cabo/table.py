@@ -1,6 +1,6 @@
 """Cabo's table."""
 
-from . import EVERYONE, Choice, Region, Table
+from ..layout import EVERYONE, Choice, Region, Table
 
 # Cabo's table draws every seat's slots with the controls of the moment: it changes with almost any action.
 TABLE = Table(

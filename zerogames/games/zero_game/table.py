@@ -1,6 +1,6 @@
 """Zero Game's table."""
 
-from . import EVERYONE, WAITING, Region, SeatLines, Table
+from ..layout import EVERYONE, WAITING, Region, SeatLines, Table
 
 TABLE = Table(
     "zero_game",

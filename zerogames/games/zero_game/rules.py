@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from .base import (
+from ..base import (
     Action,
     ActionFields,
     Game,
@@ -20,8 +20,8 @@ from .base import (
     whole_number,
     winners,
 )
-from .cards import STANDARD_DECK, SUIT_NAMES, deal, following_suit, shuffle, sort_hand, trick_winner
-from .figures import share, totals
+from ..cards import STANDARD_DECK, SUIT_NAMES, deal, following_suit, shuffle, sort_hand, trick_winner
+from ..figures import share, totals
 
 OPTIONS = {"schedule", "dealer", "decks"}
 # Every action there can be, made once: legal_actions hands these out rather than building new ones.

@@ -8,15 +8,15 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from zerogames.games import GAMES
-from zerogames.games.base import State
-from zerogames.games.cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
-from zerogames.games.zero_game import BIDS, PLAYS
+from .. import round_search
+from ..base import State
+from ..cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 
-from . import round_search
-from .round_search import TIME_LIMIT
-from .search import best_by_deals
-from .tricks import TricksSeen, higher_unseen
+# How long its seat may think (zerogames.bots), whatever the budget.
+from ..round_search import TIME_LIMIT as TIME_LIMIT
+from ..search import OutOfTime, best_by_deals
+from ..tricks import TricksSeen, higher_unseen
+from .rules import BIDS, PLAYS, RULES
 
 RANKS_IN_SUIT = len(RANKS)
 # OpenSpiel's game of the same rules (a Zero Game round), which the simulator's reference seat plays.
@@ -174,11 +174,15 @@ NORMAL_DEALS = 10
 WILD = 0.3
 # Winning the game, weighed in round points: more than any round can bring.
 GAME_WORTH = 30
-RULES = GAMES["zero_game"]
 
 
 def hard(
-    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None,
+    out_of_time: OutOfTime | None = None,
 ) -> dict[str, Any]:
     """The move an information-set search of the round prefers (round_search), on `budget` iterations;
     Normal's when the round was not seen whole (the bot sat down mid-round) or no deal fits."""
@@ -191,6 +195,7 @@ def hard(
             view["seat"],
             budget or HARD_ITERATIONS,
             rng,
+            out_of_time,
         )
         if found is not None:
             return BIDS[found] if isinstance(found, int) else PLAYS[found]
@@ -207,7 +212,7 @@ def values(
     memory: Memory,
     rng: random.Random,
     budget: int | None = None,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> list[float] | None:
     """Each legal move's mean worth in Hard's search tree (`worth`), on `budget` iterations; None when
     Hard does not search (the round was not seen whole). The search tries every move
@@ -216,7 +221,12 @@ def values(
         return None
     scaled = round_worth(view)
     root = round_search.grown(
-        lambda: round_now(view, memory, rng), scaled, view["seat"], budget or HARD_ITERATIONS, rng, time_limit
+        lambda: round_now(view, memory, rng),
+        scaled,
+        view["seat"],
+        budget or HARD_ITERATIONS,
+        rng,
+        out_of_time,
     )
     keys = [action["bid"] if action["type"] == "bid" else action["card"] for action in legal]
     if not all(root.visits.get(key) for key in keys):

@@ -12,7 +12,7 @@ import random
 from itertools import combinations, compress
 from typing import Any, ClassVar
 
-from .base import (
+from ..base import (
     ACTION_TYPES,
     Action,
     ActionFields,
@@ -28,9 +28,9 @@ from .base import (
     whole_number,
     winners,
 )
-from .base import listed as listed_action
-from .cards import STANDARD_DECK, deal, shuffle
-from .figures import share, totals
+from ..base import listed as listed_action
+from ..cards import STANDARD_DECK, deal, shuffle
+from ..figures import share, totals
 
 OPTIONS = {"memory", "sighting_seconds", "dealer", "decks"}
 SLOTS = 4

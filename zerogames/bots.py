@@ -6,7 +6,8 @@ folded from every view the seat is shown, in order, so that the same views alway
 memory. Normal plays a heuristic from view and memory; Hard samples the hidden cards consistently
 with all of that and plays each legal move out with the real engine, within a budget (Cabo's Hard
 plays its deals out on a lean model of the round; Zero Game's and Trump Card's Hard grow a search tree
-over those samples instead: round_search, trump_card).
+over those samples instead: round_search, trump_card). Each game's bot is the `bot` module of its
+package (zerogames.games); this module seats them, and is where a bot's search learns the time.
 
 A policy returns one of `legal`, or None when the bot would rather wait (a snap in Cabo that it is not
 sure of: out of turn, waiting is always allowed).
@@ -14,15 +15,15 @@ sure of: out of turn, waiting is always allowed).
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from zerogames.games import GAMES
+from zerogames.games import DEFINITIONS
+from zerogames.games.search import OutOfTime
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -32,12 +33,7 @@ Choose = Callable[[View, list[Action], str, random.Random], Action | None]
 LEVELS = ("easy", "normal", "hard")
 SIM_LEVELS = (*LEVELS, "random")
 
-# Each game's bot is the module named after the game's id.
-MODULES: dict[str, ModuleType] = {
-    module.name: importlib.import_module(f"{__name__}.{module.name}")
-    for module in pkgutil.iter_modules(__path__)
-    if module.name in GAMES
-}
+MODULES: dict[str, ModuleType] = {game_id: definition.bot for game_id, definition in DEFINITIONS.items()}
 # Easy's policy, by game: it decides from the view alone.
 BOTS: dict[str, Choose] = {game_id: module.choose for game_id, module in MODULES.items()}
 
@@ -79,4 +75,10 @@ class Bot:
             return module.choose(view, legal, "easy", rng)
         if self.level == "normal":
             return module.normal(view, legal, self.memory, rng)
-        return module.hard(view, legal, self.memory, rng, self.budget)
+        return module.hard(view, legal, self.memory, rng, self.budget, after(module.TIME_LIMIT))
+
+
+def after(seconds: float) -> OutOfTime:
+    """A search's time limit, from now: its seat may not think longer whatever its budget."""
+    stop = time.perf_counter() + seconds
+    return lambda: time.perf_counter() > stop

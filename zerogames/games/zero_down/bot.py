@@ -6,22 +6,24 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from zerogames.games import GAMES
-from zerogames.games.base import State
-from zerogames.games.zero_down import (
+from ..base import State
+
+# How long its seat may think (zerogames.bots), whatever the budget.
+from ..search import TIME_LIMIT as TIME_LIMIT
+from ..search import OutOfTime, best, mean_by_deals
+from .rules import (
     COLOUR,
     COLOUR_TALLY,
     DECK,
     NUMBER,
     NUMBER_TALLY,
     NUMBERS,
+    RULES,
     SET_SIZE,
     fan,
     hand_points,
     is_zero,
 )
-
-from .search import TIME_LIMIT, best, mean_by_deals
 
 # A hand scoring this little is worth ending the round on.
 GOOD_ENOUGH = 3
@@ -166,16 +168,20 @@ def normal_worth(hand: Sequence[str], swap: dict[str, Any], memory: Memory, seat
 DEFAULT_BUDGET = 8
 # The moves Hard weighs: Normal's best few swaps, and the knock.
 CANDIDATES = 4
-RULES = GAMES["zero_down"]
 
 
 def hard(
-    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None,
+    out_of_time: OutOfTime | None = None,
 ) -> dict[str, Any]:
     candidates = shortlist(view, legal, memory)
     if len(candidates) == 1:
         return candidates[0]
-    means = values(view, candidates, memory, rng, budget)
+    means = values(view, candidates, memory, rng, budget, out_of_time)
     return best(candidates, means) if means else normal(view, legal, memory, rng)
 
 
@@ -202,7 +208,7 @@ def values(
     memory: Memory,
     rng: random.Random,
     budget: int | None = None,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> list[float] | None:
     """Each of these actions' worth over Hard's deals: minus the points the hand is expected to end on
     (Hard weighs its shortlist; an analysis also the move the player made)."""
@@ -212,7 +218,7 @@ def values(
         return -hand_worth_later(RULES.apply(state, seat, action), seat, rng)
 
     return mean_by_deals(
-        actions, lambda: sample_table(view, memory, rng), outcome, budget or DEFAULT_BUDGET, time_limit
+        actions, lambda: sample_table(view, memory, rng), outcome, budget or DEFAULT_BUDGET, out_of_time
     )
 
 

@@ -1,6 +1,6 @@
 """Zero Down's table."""
 
-from . import EVERYONE, Choice, Region, Table
+from ..layout import EVERYONE, Choice, Region, Table
 
 # Zero Down: the pool and the recent moves change with every swap, your cards only on your own.
 TABLE = Table(

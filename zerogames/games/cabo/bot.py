@@ -10,11 +10,12 @@ import random
 from collections import Counter
 from typing import Any
 
-from zerogames.games import GAMES
-from zerogames.games.cabo import EMPTY, VALUE, power_of, round_points, total
-from zerogames.games.cards import STANDARD_DECK
+from ..cards import STANDARD_DECK
 
-from .search import TIME_LIMIT, best, mean_by_deals
+# How long its seat may think (zerogames.bots), whatever the budget.
+from ..search import TIME_LIMIT as TIME_LIMIT
+from ..search import OutOfTime, best, mean_by_deals
+from .rules import EMPTY, VALUE, power_of, round_points, total
 
 # A card this low is worth taking from the pile or keeping in place of an unknown card.
 LOW = 3
@@ -313,7 +314,6 @@ def unseen_mean(view: dict[str, Any], memory: Memory) -> float:
 # hand-overs are Normal's.
 
 DEFAULT_BUDGET = 120
-RULES = GAMES["cabo"]
 # What a card nobody has placed is reckoned to be worth in the model (the deck's mean).
 MEAN = sum(VALUE.values()) / len(VALUE)
 # A played-out round with no call by then is scored as it lies.
@@ -518,7 +518,7 @@ def values(
     memory: Memory,
     rng: random.Random,
     budget: int | None = None,
-    time_limit: float | None = TIME_LIMIT,
+    out_of_time: OutOfTime | None = None,
 ) -> list[float] | None:
     """Each move's mean worth over Hard's deals, each played out on the model: the others' mean round
     points less the seat's. None out of its turn's searched steps, for a move the model does not play
@@ -537,16 +537,21 @@ def values(
         move_on(board, seat, view, action, played)
         return -played_out(board, seat, played)
 
-    return mean_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET, time_limit)
+    return mean_by_deals(legal, deal, outcome, budget or DEFAULT_BUDGET, out_of_time)
 
 
 def hard(
-    view: dict[str, Any], legal: list[dict[str, Any]], memory: Memory, rng: random.Random, budget: int | None
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    memory: Memory,
+    rng: random.Random,
+    budget: int | None,
+    out_of_time: OutOfTime | None = None,
 ) -> dict[str, Any] | None:
     weighed = shortlist(view, legal, memory)
     if len(weighed) < 2:
         return weighed[0] if weighed else normal(view, legal, memory, rng)
-    means = values(view, weighed, memory, rng, budget)
+    means = values(view, weighed, memory, rng, budget, out_of_time)
     return best(weighed, means) if means else normal(view, legal, memory, rng)
 
 

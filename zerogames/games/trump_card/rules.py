@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from .base import (
+from ..base import (
     Action,
     ActionFields,
     Game,
@@ -20,8 +20,8 @@ from .base import (
     stacked_decks,
     thaw,
 )
-from .cards import STANDARD_DECK, SUIT_NAMES, SUITS, deal, following_suit, shuffle, sort_hand, trick_winner
-from .figures import minutes, totals
+from ..cards import STANDARD_DECK, SUIT_NAMES, SUITS, deal, following_suit, shuffle, sort_hand, trick_winner
+from ..figures import minutes, totals
 
 OPTIONS = {"chooser", "decks"}
 PLAYERS = 4

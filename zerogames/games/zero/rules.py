@@ -7,7 +7,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from .base import (
+from ..base import (
     Action,
     ActionFields,
     Game,
@@ -19,8 +19,8 @@ from .base import (
     whole_number,
     winners,
 )
-from .cards import deal, shuffle
-from .figures import totals
+from ..cards import deal, shuffle
+from ..figures import totals
 
 OPTIONS = {"first_guesser", "decks"}
 

@@ -1,26 +1,16 @@
-"""What the site knows of each game beyond its rules: its table, one definition per game.
+"""How a game's table is laid out on the page: its regions, the options its host picks, its files.
 
-Each module of this package defines one game's `TABLE`: the regions of its page, the options its host
-picks, its templates and its assets. A region is one partial, `templates/games/<game>/<region>.html`,
-whose root element has the region's name as its id; the live channel sends a seat only the regions
-that changed for it. The styles are `static/css/games/<game>.css`, and a table that needs a little
-script of its own has `static/js/games/<game>.js`.
-
-A new game is its engine (zerogames/games), its bot (zerogames/bots), a module here and its templates,
-styles and script: nothing else names it.
+A region is one partial, `templates/games/<game>/<region>.html`, whose root element has the region's
+name as its id; the live channel sends a seat only the regions that changed for it. The styles are
+`static/css/games/<game>.css`, and a table that needs a little script of its own has
+`static/js/games/<game>.js`. This is data alone: the site (zerogames.web) draws from it.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
-
-from zerogames import clock
-from zerogames.games import GAMES, Game
-from zerogames.rooms import Refused
 
 # Whom a region looks the same to (Region.seen_alike): EVERYONE's is alike for every viewer; WAITING's
 # for all but the player whose turn it is (who sees "Your turn" and their controls).
@@ -86,10 +76,6 @@ class Table:
         object.__setattr__(self, "stylesheet", f"css/games/{self.game_id}.css")
 
     @property
-    def rules(self) -> Game:
-        return GAMES[self.game_id]
-
-    @property
     def script_file(self) -> str | None:
         return f"js/games/{self.game_id}.js" if self.script else None
 
@@ -110,30 +96,3 @@ class Table:
                 if picked == str(value):
                     options[choice.name] = value
         return options
-
-
-def defined_tables() -> dict[str, Table]:
-    """Every module of this package's TABLE, by game id, in the order of the games' registry."""
-    found = [
-        importlib.import_module(f"{__name__}.{module.name}").TABLE
-        for module in pkgutil.iter_modules(__path__)
-    ]
-    by_id = {table.game_id: table for table in found}
-    return {game_id: by_id[game_id] for game_id in GAMES if game_id in by_id}
-
-
-TABLES: dict[str, Table] = defined_tables()
-
-
-def playable_games() -> list[Game]:
-    """The games the site offers: those with rules and a table."""
-    return [table.rules for table in TABLES.values()]
-
-
-def picked_clock(form: dict[str, str], dev: bool) -> int | None:
-    """The turn clock a host picked on a form, an option of every table (None: the default); a clear
-    refusal for anything else."""
-    try:
-        return clock.picked(form.get(clock.OPTION), dev)
-    except ValueError as bad:
-        raise Refused(str(bad)) from None

@@ -1,0 +1,1 @@
+"""Cabo: its rules (rules.py), its bot (bot.py) and its table (table.py); docs/rules/cabo.md."""

@@ -1,0 +1,1 @@
+"""Zero Down: its rules (rules.py), its bot (bot.py) and its table (table.py); docs/rules/zero_down.md."""
