@@ -86,6 +86,7 @@ TALK = bool(os.environ.get("BENCH_TALK"))
 REACTIONS = ("👍", "👏", "😂", "😮", "🎉")
 SAID = re.compile(r'<li data-n="(\d+)"')  # the talk log's newest line comes first
 WARMING_AT_ONCE = 50  # rooms playing their unmeasured first actions at once, per client process
+LATE = 10  # seconds after which a push that has not reached every seat is counted late, not timed
 
 
 class ListenerDied(Exception):
@@ -216,6 +217,10 @@ class Room:
         self.samples: list[tuple[float, list[int], list[int]]] = []
         self.refused = 0
         self.actions = 0  # moves the server took, measured or not
+        # A saturated server's signs, counted rather than fatal: a POST unanswered within the client's
+        # timeout, a move taken whose push missed a seat for longer than LATE seconds.
+        self.timed_out = 0
+        self.late = 0
         self.said = 0  # reactions the room took (each is its talk's next line)
         self.talk_samples: list[float] = []  # seconds from a reaction's POST to the last seat's push
 
@@ -234,15 +239,19 @@ class Room:
         body = urllib.parse.urlencode({"action": html.unescape(choice.group(1)), "version": version})
         sent = time.perf_counter()
         answer = self.post(f"/r/{self.code}/act?seat={seat.index}", body)
+        if answer is None:
+            self.timed_out += 1
+            return
         if '<p class="notice">' in answer:
             self.refused += 1
             return
         self.actions += 1
         new = version + 1
-        deadline = time.perf_counter() + 10
+        deadline = time.perf_counter() + LATE
         while not all(new in s.arrivals for s in self.seats):
             self.arrived.clear()
             if not self.arrived.wait(max(0.0, deadline - time.perf_counter())):
+                self.late += 1
                 return
         arrivals = [s.arrivals[new] for s in self.seats]
         self.samples.append(
@@ -254,10 +263,14 @@ class Room:
         seat = random.choice(self.seats)
         body = urllib.parse.urlencode({"kind": "reaction", "text": random.choice(REACTIONS)})
         sent = time.perf_counter()
-        if '<p class="notice">' in self.post(f"/r/{self.code}/say?seat={seat.index}", body):
+        answer = self.post(f"/r/{self.code}/say?seat={seat.index}", body)
+        if answer is None:
+            self.timed_out += 1
+            return
+        if '<p class="notice">' in answer:
             return
         self.said += 1
-        deadline = time.perf_counter() + 10
+        deadline = time.perf_counter() + LATE
         while not all(self.said in s.heard for s in self.seats):
             self.arrived.clear()
             if not self.arrived.wait(max(0.0, deadline - time.perf_counter())):
@@ -269,20 +282,24 @@ class Room:
         for _ in range(actions):
             self.act()
         self.samples.clear()
-        self.refused = 0
-        self.actions = 0
+        self.refused = self.actions = self.timed_out = self.late = 0
 
-    def post(self, path: str, body: str) -> str:
+    def post(self, path: str, body: str) -> str | None:
+        """The answer's body; None when the server did not answer within the timeout (saturated)."""
         # Its socket is open, as a live page says: the answer carries just the notice.
         headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "X-Live": "1"}
         try:
-            self.connection.request("POST", path, body, headers)
-            return self.connection.getresponse().read().decode()
-        except (ConnectionError, http.client.HTTPException):
-            # The server closed the idle keep-alive connection as the request left: again on a new one.
-            self.connection.close()
-            self.connection.request("POST", path, body, headers)
-            return self.connection.getresponse().read().decode()
+            try:
+                self.connection.request("POST", path, body, headers)
+                return self.connection.getresponse().read().decode()
+            except (ConnectionError, http.client.HTTPException):
+                # The server closed the idle keep-alive connection as the request left: again on a new one.
+                self.connection.close()
+                self.connection.request("POST", path, body, headers)
+                return self.connection.getresponse().read().decode()
+        except TimeoutError:
+            self.connection.close()  # its answer may still come: on a new connection, none is mixed up
+            return None
 
     def drive_among_bots(self, seconds: float, interval: float) -> None:
         """The player among bots: whenever the table shows them a move, a pause of up to `interval`
@@ -399,8 +416,10 @@ def worst_wait(port: int, every: float, waits: list[float]) -> None:
         try:
             connection.request("GET", "/static/favicon.svg")
             connection.getresponse().read()
-        except (ConnectionError, http.client.HTTPException):
-            connection.close()  # the server closed the idle connection: again on a new one
+        except (OSError, http.client.HTTPException):
+            # The server closed the idle connection, or kept it waiting past the timeout: a new one.
+            connection.close()
+            waits.append((time.perf_counter() - sent) * 1000)
             continue
         waits.append((time.perf_counter() - sent) * 1000)
         gevent.sleep(every)
@@ -511,6 +530,8 @@ def measure(tables: list[Room], seconds: float, interval: float) -> dict[str, An
         "wire": [size for table in tables for s in table.samples for size in s[1]],
         "markup": [size for table in tables for s in table.samples for size in s[2]],
         "refused": sum(table.refused for table in tables),
+        "timed_out": sum(table.timed_out for table in tables),
+        "late": sum(table.late for table in tables),
         "actions": sum(table.actions for table in tables),
         "pushes": sum(seat.pushes for table in tables for seat in table.seats) - pushes,
         "cpu": time.process_time() - own_cpu,
@@ -582,14 +603,25 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
     elapsed = time.perf_counter() - started
     server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
     probe.kill()
-    report(merged(results), waits, server_cpu, elapsed)
+    # Among bots a player moves only on their turn: no rate is asked of the server.
+    asked = 0.0 if BOTS else rooms / interval
+    report(merged(results), waits, server_cpu, elapsed, asked)
 
 
-def report(results: dict[str, Any], waits: list[float], server_cpu: dict[str, float], elapsed: float) -> None:
+def report(
+    results: dict[str, Any], waits: list[float], server_cpu: dict[str, float], elapsed: float, asked: float
+) -> None:
     latencies, wire, markup = results["latencies"], results["wire"], results["markup"]
     actions, pushes = results["actions"], results["pushes"]
     rate = len(latencies) / elapsed
-    print(f"actions measured: {len(latencies)} ({rate:.0f}/s, refused: {results['refused']})")
+    of_asked = f" of {asked:.0f}/s asked" if asked else ""
+    print(
+        f"actions measured: {len(latencies)} ({rate:.0f}/s{of_asked}; refused: {results['refused']}, "
+        f"unanswered within 30 s: {results['timed_out']}, "
+        f"pushed to every seat only after {LATE} s or never: {results['late']})"
+    )
+    if results["timed_out"] or results["late"] or rate < 0.9 * asked or not latencies:
+        print("the server could not keep up: the figures below are a saturated server's")
     print(
         f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
         f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
