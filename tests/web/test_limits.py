@@ -7,6 +7,7 @@ import itertools
 import json
 import socket
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 
@@ -15,7 +16,9 @@ import websocket
 
 from e2e.conftest import Server
 from tests.web.conftest import create_room
+from tests.web.test_records import PASSWORD
 from zerogames.web import limits
+from zerogames.web.live import HELLO_WAIT
 
 HX = {"HX-Request": "true"}
 
@@ -255,5 +258,37 @@ def test_a_first_message_that_comes_after_the_wait_keeps_the_channel(server):
     ).read()
     ws.settimeout(5)
     assert "Easy bot" in ws.recv()
+    ws.send("{}")
+    assert closing(ws) == (1008, b"The page speaks once, when the channel opens.")
+
+
+def signed_up(server: Server, username: str) -> str:
+    """A player signed up through the site, from an address of their own: their cookie."""
+    form = {"username": username, "password": PASSWORD, "again": PASSWORD}
+    request = urllib.request.Request(
+        server.url + "/signup",
+        data=urllib.parse.urlencode(form).encode(),
+        headers={"X-Forwarded-For": f"192.0.2.{next(CLIENTS)}"},
+        method="POST",
+    )
+    try:
+        urllib.request.build_opener(NoRedirect).open(request)
+    except urllib.error.HTTPError as redirect:
+        return redirect.headers["Set-Cookie"].split(";", 1)[0]
+    raise AssertionError("no redirect")
+
+
+def test_every_page_s_channel_keeps_a_first_message_that_comes_after_the_wait(server):
+    """The channel of a signed-up player's other pages (their notices) treats a late hello as a table's
+    does: it goes on carrying what they are told, and closes only on a second message."""
+    ann, bob = signed_up(server, "lateann"), signed_up(server, "latebob")
+    ws = websocket.create_connection(f"ws://127.0.0.1:{server.port}/live", timeout=5, cookie=ann)
+    time.sleep(HELLO_WAIT + 0.5)
+    ws.send(json.dumps({"seq": 0}))
+    request = urllib.request.Request(
+        server.url + "/friends/add", data=b"username=lateann", headers={"Cookie": bob, "HX-Request": "true"}
+    )
+    urllib.request.urlopen(request).read()
+    assert "1 friend request waiting" in ws.recv()
     ws.send("{}")
     assert closing(ws) == (1008, b"The page speaks once, when the channel opens.")
