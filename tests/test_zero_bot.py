@@ -9,6 +9,7 @@ import pytest
 from tests.games.test_zero import arranged
 from zerogames.bots import Bot, choose
 from zerogames.games import GAMES
+from zerogames.games.zero.bot import taken_by_others
 
 RULES = GAMES["zero"]
 
@@ -55,3 +56,14 @@ def test_it_lays_the_sets_that_bank_the_most_cards(level):
     while state["phase"] == "safe":
         state = RULES.apply(state, 0, decided(state, 0, level))
     assert RULES.scores(state)[0] == 8
+
+
+def test_a_trick_another_player_takes_counts_against_hard():
+    """Seat 1 guesses the total 4 and takes the three cards: Hard (seat 0) counts them against itself;
+    a trick it takes, or no one does, costs nothing."""
+    state = played(arranged([(1, 2, 3, 3, 3), (-1, 1, 2, 2, 3), (-1, 1, 2, 3, 3)]), [3, 2, -1])
+    trick = state["trick"]
+    for seat, total in enumerate([1, 4, 2]):
+        state = RULES.apply(state, seat, {"type": "guess", "total": total})
+    assert taken_by_others(state, trick, 0) == 3
+    assert taken_by_others(state, trick, 1) == 0

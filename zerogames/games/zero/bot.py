@@ -358,7 +358,7 @@ def hard(
 
 # What `values` reckons in: cards. A card played is worth what the trick played out brings the seat
 # (`trick_gain`); a guess, the cards it wins times the chance it is right.
-VALUES_IN = "cards won and kept safe, and what the hand is worth after the trick"
+VALUES_IN = "cards won and kept safe, and what the hand is worth after the trick, less cards others took"
 
 
 def values(
@@ -423,14 +423,25 @@ def sample_trick(view: dict[str, Any], memory: Memory, unseen: list[int], rng: r
 
 def trick_gain(state: State, seat: int, shares: dict[int, float], mean: float, rng: random.Random) -> float:
     """Play the trick out with the engine: this seat's safe cards gained, and what its hand is worth
-    after (the cards it can lay at its next take, and every card as stuff for sets)."""
+    after (the cards it can lay at its next take, and every card as stuff for sets), less the cards
+    another player took (`taken_by_others`)."""
     start = state["trick"]
     before = RULES.scores(state)[seat]
     while state["phase"] != "over" and state["trick"] == start:
         turn = state["turn"]
         state = RULES.apply(state, turn, rollout_action(state, turn, seat, shares, mean, rng))
     hand = state["hands"][seat]
-    return RULES.scores(state)[seat] - before + LAYABLE_WORTH * most_laid(hand) + CARD_WORTH * len(hand)
+    kept = LAYABLE_WORTH * most_laid(hand) + CARD_WORTH * len(hand)
+    return RULES.scores(state)[seat] - before + kept - TAKEN_WORTH * taken_by_others(state, start, seat)
+
+
+def taken_by_others(state: State, trick: int, seat: int) -> int:
+    """The cards another player took at this trick's reveal: the game is won against the others'
+    points, so a trick one of them takes (they lay most of it) counts against this seat too."""
+    reveal = state["reveal"]
+    if reveal is None or reveal["trick"] != trick or reveal["taker"] in (None, seat):
+        return 0
+    return len(reveal["cards"])
 
 
 def rollout_action(
@@ -457,6 +468,9 @@ def rollout_action(
 # the next take will lay (a point is worth 1).
 LAYABLE_WORTH = 0.5
 CARD_WORTH = 0.2
+# What a card another player takes costs this seat: less than a point of its own, as it helps only
+# one of several rivals (0.3 won more games against four Easy than 0 did, 42.5% to 38.6%).
+TAKEN_WORTH = 0.3
 
 
 # The simulator's figure: safe cards per game.
