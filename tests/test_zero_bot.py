@@ -9,6 +9,7 @@ import pytest
 from tests.games.test_zero import arranged
 from zerogames.bots import Bot, choose
 from zerogames.games import GAMES
+from zerogames.games.zero import bot as zero_bot
 from zerogames.games.zero.bot import taken_by_others
 
 RULES = GAMES["zero"]
@@ -67,3 +68,20 @@ def test_a_trick_another_player_takes_counts_against_hard():
         state = RULES.apply(state, seat, {"type": "guess", "total": total})
     assert taken_by_others(state, trick, 0) == 3
     assert taken_by_others(state, trick, 1) == 0
+
+
+def test_hard_weighs_a_card_lower_for_the_cards_others_would_take(monkeypatch):
+    """The same deals played out with the others' takings counted and not: counted, some card is worth
+    less to Hard (so its choice can turn on them)."""
+    state = arranged([(1, 2, 3, 3, 3), (-1, 1, 2, 2, 3), (-1, 1, 2, 3, 3)])
+    bot = Bot("zero", "hard")
+    view = RULES.view(state, 0)
+    bot.see(view)
+    legal = RULES.legal_actions(state, 0)
+
+    def worths() -> list[float]:
+        return zero_bot.values(view, legal, bot.memory, random.Random(1), 50)
+
+    counted = worths()
+    monkeypatch.setattr(zero_bot, "TAKEN_WORTH", 0.0)
+    assert any(with_them < without for with_them, without in zip(counted, worths(), strict=True))
