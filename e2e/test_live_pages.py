@@ -8,8 +8,9 @@ import re
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from e2e.table import add_bots, create_room, join_room, take_zero_game_turn
+from e2e.table import add_bots, create_room, join_room, take_zero_game_turn, whose_turn
 from e2e.test_cabo import take_turn as take_cabo_turn
+from e2e.test_table_talk import say
 from e2e.test_trump_card import take_trump_card_turn
 from e2e.test_zero import take_zero_turn
 from e2e.test_zero_down import turn_taker
@@ -165,6 +166,16 @@ def test_on_a_phone_the_move_is_on_the_first_screen_in_every_game(browser, serve
             raise AssertionError(f"{game}: no move wholly on the first screen") from error
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), game
         assert page.title().startswith("Your turn · "), game
+        # What is said at the table grows below the moves, never above them to push them off the screen.
+        for phrase in ("Good luck", "Nice bid"):
+            say(page, phrase)
+        expect(page.locator("#talk .talk-log li")).to_have_count(2)
+        talk_top = page.locator("#talk").bounding_box()["y"]
+        moves_bottom = page.evaluate(
+            f"Math.max(...[...document.querySelectorAll({MOVES!r})]"
+            ".map(e => e.getBoundingClientRect().bottom))"
+        )
+        assert moves_bottom <= talk_top, game
         # On the narrowest phone, every score table shows all its columns: none hides to the side.
         page.set_viewport_size({"width": 360, "height": 740})
         page.evaluate("document.querySelectorAll('#room details').forEach(d => { d.open = true; })")
@@ -176,6 +187,35 @@ def test_on_a_phone_the_move_is_on_the_first_screen_in_every_game(browser, serve
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), game
         page.close()
     context.close()
+
+
+def test_a_phone_typing_at_the_table_is_not_pulled_to_the_move_when_its_turn_comes(browser, server):
+    ann = browser.new_context(viewport={"width": 320, "height": 568}).new_page()
+    bea = browser.new_page()
+    code = create_room(ann, server.url, "Ann", game="Zero Game")
+    join_room(bea, server.url, code, "Bea")
+    add_bots(ann, 1)
+    ann.get_by_role("button", name="Start the game").click()
+    # Ann moves until the turn is Bea's; she then talks at the foot of the page while Bea moves.
+    while whose_turn([ann, bea]) is ann:
+        before = version(ann)
+        take_zero_game_turn(ann)
+        expect(ann.locator("#room-version")).not_to_have_attribute("value", str(before))
+    for phrase in ("Good luck", "Nice bid", "Well played"):
+        say(ann, phrase)
+    chat = ann.locator("#chat-text")
+    chat.fill("one moment")
+    ann.evaluate("scrollTo(0, document.body.scrollHeight)")
+    while whose_turn([ann, bea]) is bea:
+        before = version(bea)
+        take_zero_game_turn(bea)
+        expect(bea.locator("#room-version")).not_to_have_attribute("value", str(before))
+    wait_for_my_turn(ann)
+    expect(chat).to_be_focused()
+    expect(chat).to_have_value("one moment")
+    expect(chat).to_be_in_viewport(ratio=1)
+    ann.context.close()
+    bea.close()
 
 
 def test_a_closed_tab_shows_as_away_at_once_and_a_new_player_gets_the_rejoin_link(browser, server):

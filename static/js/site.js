@@ -191,7 +191,28 @@
     doc.title = myTurn ? "Your turn · " + title : title;
     doc.body.classList.toggle("my-turn", myTurn);
     if (myTurn && !wasMyTurn && !quietly) chime();
+    if (myTurn && !wasMyTurn) bringMoveIntoSight();
     wasMyTurn = myTurn;
+  }
+
+  // Your turn with no move in sight (a host who scrolled down to Start, a phone reading the scores): the
+  // page goes to its top if a move is in sight there, else the first move comes to the nearest edge. A
+  // move already in sight, or a player typing, keeps the page still.
+  var MOVES = ['button[name="action"]', 'input[name^="action."]', "input[data-pick]"]
+    .map(function (control) { return "#room " + control + ":enabled"; }).join(", ");
+  function placed(el) {
+    // Where the card lies in the page, not where its glide has it now.
+    var box = el.getBoundingClientRect(), moved = getComputedStyle(el).transform;
+    var top = box.top + scrollY - (moved && moved !== "none" ? new DOMMatrix(moved).m42 : 0);
+    return { top: top, bottom: top + box.height };
+  }
+  function inSight(box, scrolled) { return box.top >= scrolled && box.bottom <= scrolled + innerHeight; }
+  function bringMoveIntoSight() {
+    var typing = doc.activeElement && doc.activeElement.matches("input:not([type]), textarea");
+    var boxes = all(MOVES).filter(function (el) { return el.getClientRects().length; }).map(placed);
+    if (typing || !boxes.length || boxes.some(function (box) { return inSight(box, scrollY); })) return;
+    var first = boxes[0], atTop = boxes.some(function (box) { return inSight(box, 0); });
+    window.scrollTo(0, atTop ? 0 : first.top < scrollY ? first.top : first.bottom - innerHeight);
   }
 
   // A quiet tone (allowed once the player has touched the page).
