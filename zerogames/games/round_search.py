@@ -46,9 +46,12 @@ class Round:
     """One Zero Game round from some point on, as plain lists: what a playout needs and nothing else.
 
     `bids` holds None for a seat yet to bid; the dealer bids last, then the seat on its left leads.
+    `taking` is the seat and card taking the trick so far, kept up as each card is played: a playout
+    asks for it at nearly every card. The round plays on in `hands`, `bids` and `tricks` (its own
+    lists, the caller's to copy) and in a trick of its own.
     """
 
-    __slots__ = ("bids", "cards", "dealer", "hands", "players", "trick", "tricks", "trump", "turn")
+    __slots__ = ("bids", "cards", "dealer", "hands", "players", "taking", "trick", "tricks", "trump", "turn")
 
     def __init__(
         self,
@@ -62,8 +65,13 @@ class Round:
         turn: int,
     ) -> None:
         self.hands, self.trump, self.dealer, self.cards = hands, trump, dealer, cards
-        self.bids, self.tricks, self.trick, self.turn = bids, tricks, trick, turn
+        self.bids, self.tricks, self.turn = bids, tricks, turn
         self.players = len(hands)
+        self.trick: list[tuple[int, str]] = []
+        # Read only while the trick has a card: the first card played to a trick takes it.
+        self.taking: tuple[int, str] = (turn, "")
+        for seat, card in trick:
+            self.add_to_trick(seat, card)
 
     def copy(self) -> Round:
         return Round(
@@ -81,7 +89,8 @@ class Round:
         return self.bids[self.dealer] is None
 
     def over(self) -> bool:
-        return not self.bidding() and not self.hands[self.turn]
+        # Asked before every move: the hand to move is checked first, as it is empty only at the end.
+        return not self.hands[self.turn] and not self.bidding()
 
     def legal(self) -> list[int] | list[str]:
         """Bids (numbers) while bidding, then cards: the dealer may not make the bids add up to the
@@ -108,21 +117,20 @@ class Round:
             self.turn = (seat + 1) % self.players
             return
         self.hands[seat].remove(action)
-        self.trick.append((seat, action))
+        self.add_to_trick(seat, action)
         if len(self.trick) < self.players:
             self.turn = (seat + 1) % self.players
             return
-        self.turn = self.leading()[0]
+        self.turn = self.taking[0]
         self.tricks[self.turn] += 1
         self.trick = []
 
-    def leading(self) -> tuple[int, str]:
-        """The seat and card taking the trick so far: the highest trump, else the highest of the suit led."""
-        best_seat, best = self.trick[0]
-        for seat, card in self.trick[1:]:
-            if self.tops(card, best):
-                best_seat, best = seat, card
-        return best_seat, best
+    def add_to_trick(self, seat: int, card: str) -> None:
+        """A card played to the trick, which takes it if it is the first, else if it tops the card
+        taking it so far: the highest trump takes the trick, else the highest of the suit led."""
+        if not self.trick or self.tops(card, self.taking[1]):
+            self.taking = (seat, card)
+        self.trick.append((seat, card))
 
     def tops(self, card: str, best: str) -> bool:
         """Whether `card` takes the trick from `best`, the card taking it so far."""
@@ -130,17 +138,16 @@ class Round:
             return RANK_ORDER[card[0]] > RANK_ORDER[best[0]]
         return card[1] == self.trump
 
-    def sensible(self) -> str:
-        """The card a player aiming at its bid plays on sight of the table alone: short of its bid, the
-        cheapest card that takes the trick when it plays last (else its highest, the likeliest to
-        hold), its lowest when it cannot win or leads; with its bid made, the highest card that loses
-        to the table (shedding danger), else its lowest."""
-        cards = self.legal()
+    def sensible(self, cards: list[str]) -> str:
+        """The card of `cards` (the legal ones) a player aiming at its bid plays on sight of the table
+        alone: short of its bid, the cheapest card that takes the trick when it plays last (else its
+        highest, the likeliest to hold), its lowest when it cannot win or leads; with its bid made, the
+        highest card that loses to the table (shedding danger), else its lowest."""
         seat = self.turn
         short = self.bids[seat] - self.tricks[seat] > 0
         if not self.trick:
             return max(cards, key=self.height) if short else min(cards, key=self.height)
-        best = self.leading()[1]
+        best = self.taking[1]
         winning = [card for card in cards if self.tops(card, best)]
         if short:
             if not winning:
@@ -155,7 +162,7 @@ class Round:
         how many have played to it, and the tricks the seat has won."""
         if not self.trick:
             return (self.tricks[self.turn],)
-        return (self.trick[0][1][1], self.leading()[1], len(self.trick), self.tricks[self.turn])
+        return (self.trick[0][1][1], self.taking[1], len(self.trick), self.tricks[self.turn])
 
     def height(self, card: str) -> int:
         """A card's rank, a trump above every other suit."""
@@ -241,7 +248,7 @@ def other_move(state: Round, legal: list, rng: random.Random) -> int | str:
     else at random, as likely the one as its bid makes it a careful player (the table may hold anyone
     from a careful player to a random one)."""
     if not state.bidding() and rng.random() < careful(state.bids[state.turn], state.cards, state.players):
-        return state.sensible()
+        return state.sensible(legal)
     return legal[int(rng.random() * len(legal))]
 
 
@@ -273,7 +280,7 @@ def iterate(
         if state.turn != seat:
             action = other_move(state, legal, rng)
         elif node is None and after is None:
-            action = state.sensible()
+            action = state.sensible(legal)
         else:
             if node is None:
                 key = state.table_key()

@@ -19,6 +19,7 @@ from ..tricks import TricksSeen, higher_unseen
 from .rules import BIDS, PLAYS, RULES
 
 RANKS_IN_SUIT = len(RANKS)
+Hands = round_search.Hands
 # OpenSpiel's game of the same rules (a Zero Game round), which the simulator's reference seat plays.
 OPENSPIEL_GAME = "oh_hell"
 
@@ -162,7 +163,7 @@ def play_to_bid(
 # Normal's bid: deals of the unseen cards that agree with the round so far (voids included), each
 # rebuilt with the real engine from a stacked deck and the round's bids and plays, then played out by
 # every seat. Every move made there is legal by construction (listed by the engine, or already made at
-# the table), so the engine performs it unchecked. Hard draws its deals the same way (deal_unseen) for
+# the table), so the engine performs it unchecked. Hard draws its deals the same way (dealing) for
 # its own search.
 
 # Hard's search iterations a decision.
@@ -190,7 +191,7 @@ def hard(
         return legal[0]
     if memory.whole:
         found = round_search.search(
-            lambda: round_now(view, memory, rng),
+            rounds_now(view, memory, rng),
             round_worth(view),
             view["seat"],
             budget or HARD_ITERATIONS,
@@ -221,7 +222,7 @@ def values(
         return None
     scaled = round_worth(view)
     root = round_search.grown(
-        lambda: round_now(view, memory, rng),
+        rounds_now(view, memory, rng),
         scaled,
         view["seat"],
         budget or HARD_ITERATIONS,
@@ -235,24 +236,31 @@ def values(
     return [most * root.totals[key] / root.visits[key] for key in keys]
 
 
-def round_now(view: dict[str, Any], memory: Memory, rng: random.Random) -> round_search.Round | None:
-    """The round from here on as it may be: the unseen cards dealt to the other seats (none of a suit a
-    seat has shown it lacks), the bids, tricks and table as they are."""
-    hands = deal_unseen(view, memory, rng)
-    if hands is None:
-        return None
+def rounds_now(
+    view: dict[str, Any], memory: Memory, rng: random.Random
+) -> Callable[[], round_search.Round | None]:
+    """A maker of the round from here on as it may be, one for each of the search's iterations: the
+    unseen cards dealt to the other seats (none of a suit a seat has shown it lacks), the bids, tricks
+    and table as they are. What every iteration shares is worked out once, here."""
+    deal = dealing(view, memory)
     trump = view["trump"][1] if view["trump"] else None
     trick = [(seat, card) for seat, card in view["trick"]]
-    return round_search.Round(
-        hands,
-        trump,
+    dealer, cards, bids, tricks, turn = (
         view["dealer"],
         view["cards_dealt"],
-        list(view["bids"]),
-        list(view["tricks"]),
-        trick,
+        view["bids"],
+        view["tricks"],
         view["turn"],
     )
+
+    def round_now() -> round_search.Round | None:
+        hands = deal(rng)
+        if hands is None:
+            return None
+        # The round is played out in place: every iteration has bids and tricks of its own.
+        return round_search.Round(hands, trump, dealer, cards, list(bids), list(tricks), trick, turn)
+
+    return round_now
 
 
 def round_worth(view: dict[str, Any]) -> Callable[[list[int]], float]:
@@ -322,28 +330,69 @@ def sample_round(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
     return state
 
 
-def deal_unseen(view: dict[str, Any], memory: Memory, rng: random.Random) -> list[list[str]] | None:
-    """The other seats' hands drawn from the unseen cards, each avoiding the suits it has shown it lacks
-    (the most constrained seat first; a few tries, then None)."""
-    seat = view["seat"]
+# A deal that will not fit the voids is drawn again this many times in all before giving up.
+DEAL_TRIES = 8
+
+
+def deal_unseen(view: dict[str, Any], memory: Memory, rng: random.Random) -> Hands | None:
+    """The other seats' hands drawn from the unseen cards (`dealing`), once."""
+    return dealing(view, memory)(rng)
+
+
+def dealing(view: dict[str, Any], memory: Memory) -> Callable[[random.Random], Hands | None]:
+    """A dealer of the other seats' hands from the unseen cards, each avoiding the suits it has shown it
+    lacks (the most constrained seat first; a few tries, then None). The unseen cards, the voids and
+    the order the seats are dealt in are the same for every deal of one decision, so they are found
+    once."""
+    seat, players, hand = view["seat"], view["players"], view["hand"]
     known = out_of_play(view, memory)
     unseen = [card for card in STANDARD_DECK if card not in known]
     voids = memory.voids(view)
-    others = sorted((s for s in range(view["players"]) if s != seat), key=lambda s: -len(voids[s]))
-    for _ in range(8):
-        rng.shuffle(unseen)
-        left = list(unseen)
-        hands: list[list[str]] = [[] for _ in range(view["players"])]
-        hands[seat] = list(view["hand"])
-        for other in others:
-            fits = [card for card in left if card[1] not in voids[other]][: view["hand_sizes"][other]]
-            if len(fits) < view["hand_sizes"][other]:
-                break
-            hands[other] = fits
-            taken = set(fits)
-            left = [card for card in left if card not in taken]
-        else:
-            return hands
+    others = sorted((s for s in range(players) if s != seat), key=lambda s: -len(voids[s]))
+    wanted = [(other, voids[other], view["hand_sizes"][other]) for other in others]
+
+    def deal(rng: random.Random) -> Hands | None:
+        # Every deal shuffles the unseen cards from the same order, so a generator deals the same hands.
+        cards = list(unseen)
+        for _ in range(DEAL_TRIES):
+            rng.shuffle(cards)
+            hands = dealt(cards, wanted, players)
+            if hands is not None:
+                hands[seat] = list(hand)
+                return hands
+        return None
+
+    return deal
+
+
+def dealt(cards: list[str], wanted: list[tuple[int, set[str], int]], players: int) -> Hands | None:
+    """The shuffled `cards` dealt in turn to each (seat, suits it lacks, hand size) of `wanted`: each
+    takes the first cards it may hold; None when one cannot be dealt its hand."""
+    hands: Hands = [[] for _ in range(players)]
+    left = cards
+    for other, lacking, size in wanted:
+        taken = first_fitting(left, lacking, size)
+        if taken is None:
+            return None
+        hands[other], left = taken
+    return hands
+
+
+def first_fitting(cards: list[str], lacking: set[str], size: int) -> tuple[list[str], list[str]] | None:
+    """The first `size` of `cards` of no suit in `lacking`, and the cards left over (in their order);
+    None when fewer fit."""
+    if not lacking or not size:
+        # Most seats lack no suit: their hand is the next cards.
+        return (cards[:size], cards[size:]) if len(cards) >= size else None
+    fits: list[str] = []
+    passed: list[str] = []
+    for at, card in enumerate(cards):
+        if card[1] in lacking:
+            passed.append(card)
+            continue
+        fits.append(card)
+        if len(fits) == size:
+            return fits, passed + cards[at + 1 :]
     return None
 
 
