@@ -421,19 +421,20 @@ def safe_sets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         extreme = values[i] * counts[values[i]]
         low[i], high[i] = low[i + 1] + min(0, extreme), high[i + 1] + max(0, extreme)
     found: list[tuple[int, ...]] = []
-
-    def extend(i: int, total: int, chosen: tuple[int, ...]) -> None:
+    # Depth first over (next value's index, sum so far, cards chosen), with a stack of its own: a
+    # nested function calling itself would be a reference cycle left to the collector at every call.
+    stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+    while stack:
+        i, total, chosen = stack.pop()
         if i == len(values):
             if chosen and total in SAFE_SUMS:
                 found.append(chosen)
-            return
+            continue
         value = values[i]
-        for k in range(counts[value] + 1):
+        for k in range(counts[value], -1, -1):  # pushed last-first: taken in the order of k
             reached = total + value * k
             if any(reached + low[i + 1] <= aim <= reached + high[i + 1] for aim in SAFE_SUMS):
-                extend(i + 1, reached, chosen + (value,) * k)
-
-    extend(0, 0, ())
+                stack.append((i + 1, reached, chosen + (value,) * k))
     return tuple(found)
 
 
