@@ -61,6 +61,11 @@ class Bot:
         module = MODULES[self.game_id]
         self.memory = module.Memory() if self.level in ("normal", "hard") else None
 
+    @property
+    def searches(self) -> bool:
+        """Whether its thinking is a search: long, and pure Python all the way."""
+        return self.level == "hard"
+
     def see(self, view: View) -> None:
         """Fold a view the seat is shown into the memory (every view, in order, before choosing)."""
         if self.memory is not None:

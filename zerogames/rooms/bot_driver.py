@@ -2,8 +2,9 @@
 
 A Normal or Hard bot remembers what its seat was shown, so it is shown every change of its table as it
 happens. Its thinking (Hard searches for up to a second) never runs on the event loop that serves the
-tables: the move is chosen on a thread of its own and comes back as a command (BotMove), made only if
-the table has not changed meanwhile (else the bot is asked again).
+tables: the move is chosen on a thread of its own (Hard's in a thinking process: zerogames.offload) and
+comes back as a command (BotMove), made only if the table has not changed meanwhile (else the bot is
+asked again).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from zerogames import bots, metrics
-from zerogames.offload import off_the_loop
+from zerogames.offload import apart, off_the_loop
 
 from .commands import BotMove, Unsaved
 from .play import ASKED_AGAIN
@@ -106,7 +107,9 @@ class BotDriver:
     ) -> None:
         try:
             began = time.perf_counter()
-            action = off_the_loop(bot.choose, view, legal, rng)
+            # A search holds Python's lock while it thinks: in a thinking process, it holds up no table.
+            think = apart if bot.searches else off_the_loop
+            action = think(bot.choose, view, legal, rng)
             metrics.BOT_SECONDS.labels(room.game_id, bot.level).observe(time.perf_counter() - began)
             self.move(room, seat, bot, action, asked)
         finally:
