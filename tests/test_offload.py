@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from tests.games.playouts import acting_seats
 from zerogames.bots import Bot
 from zerogames.games import GAMES
 from zerogames.offload import Thinkers
@@ -30,18 +31,12 @@ def a_hard_decision(game_id: str, seed: int) -> tuple[Bot, dict, list, random.Ra
     players = rules.min_players if game_id != "trump_card" else 4
     state, now = rules.new_game(players, seed=seed), 0.0
     bot = Bot(game_id, "hard", budget=8)  # a budget, not the clock, ends its search: the same each time
-    for _ in range(pick.randrange(3, 20)):
+    moves = pick.randrange(3, 20)
+    while (acting := acting_seats(rules, state, players, now)) and (moves > 0 or acting[0][0] != 0):
         bot.see(rules.view(state, 0, now))
-        acting = [seat for seat in range(players) if rules.legal_actions(state, seat, now)]
-        if not acting or rules.result(state) is not None:
-            break
-        seat = pick.choice(acting)
-        state = rules.apply(state, seat, pick.choice(rules.legal_actions(state, seat, now)), now)
-        now += 1.0
-    while not rules.legal_actions(state, 0, now):  # on to seat 0's turn, the others moving at random
-        seat = next(seat for seat in range(players) if rules.legal_actions(state, seat, now))
-        state = rules.apply(state, seat, pick.choice(rules.legal_actions(state, seat, now)), now)
-        bot.see(rules.view(state, 0, now))
+        seat, legal = pick.choice(acting) if moves > 0 else acting[0]  # then on to seat 0's turn
+        state = rules.apply(state, seat, pick.choice(legal), now)
+        moves, now = moves - 1, now + 1.0
     view = rules.view(state, 0, now)
     bot.see(view)
     return bot, view, rules.legal_actions(state, 0, now), random.Random(f"{seed}/ask")
@@ -51,6 +46,7 @@ def a_hard_decision(game_id: str, seed: int) -> tuple[Bot, dict, list, random.Ra
 def test_a_hard_bot_thinking_apart_chooses_what_it_would_here(thinkers, game_id):
     for seed in range(4):
         bot, view, legal, rng = a_hard_decision(game_id, seed)
+        assert legal, f"seed {seed}: seat 0 has a move"
         here = copy.deepcopy(bot).choose(view, legal, copy.deepcopy(rng))
         assert thinkers.run(bot.choose, view, legal, rng) == here, f"seed {seed}"
 

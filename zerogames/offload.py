@@ -52,10 +52,15 @@ THINKING_NICENESS = 10
 LENGTH_BYTES = 4
 
 
+def served_by_the_loop() -> bool:
+    """Whether gevent has patched the process: one event loop serves every table."""
+    return monkey.is_module_patched("threading")
+
+
 def off_the_loop(work: Callable[..., T], *args: Any) -> T:
     """`work(*args)`, where it cannot stall the event loop, waited for: on the worker's own threads
     when gevent has patched the process, else right here (then each request has a thread of its own)."""
-    if not monkey.is_module_patched("threading"):
+    if not served_by_the_loop():
         return work(*args)
     if not _pool:
         sys.setswitchinterval(THINKING_SLICE)
@@ -68,7 +73,7 @@ def apart(work: Callable[..., T], *args: Any) -> T:
     every table), waited for without holding up the loop; else right here, as `off_the_loop` does.
     `work` and its arguments go by pickle, so they must be importable by name (a bound method of a
     plain object will do), and what the work changes of them stays in the other process."""
-    if not monkey.is_module_patched("threading"):
+    if not served_by_the_loop():
         return work(*args)
     if not _thinkers:
         _thinkers.append(Thinkers(THINKERS))
@@ -130,7 +135,7 @@ class Thinkers:
         return value
 
     def stop(self) -> None:
-        """Every process stopped (each waits for its work to finish first)."""
+        """The idle processes killed (one lent to work is not waited for: it ends with its input)."""
         while not self.idle.empty():
             thinker = self.idle.get()
             if thinker is not None:
