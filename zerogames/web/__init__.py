@@ -33,7 +33,7 @@ from . import (
 )
 from .drawings import Drawings
 from .templating import TemplateEnvironment
-from .viewmodel import action_value, viewer_context
+from .viewmodel import action_value, cards_to_play, viewer_context
 
 
 def init_app(app: Flask) -> None:
@@ -73,6 +73,7 @@ def init_app(app: Flask) -> None:
         suit_names=SUIT_NAMES,
         suit_symbols=SUIT_SYMBOLS,
         action_value=action_value,
+        cards_to_play=cards_to_play,
         turn_clock=clock,
         dev_mode=app.config["DEV"],
     )

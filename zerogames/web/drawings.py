@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -26,31 +25,35 @@ class Drawings:
     SIZE = 8192
     CHANGES = 128
 
+    # No lock: every step below is one call into a C-level OrderedDict method, which holds Python's
+    # lock throughout, so a thread (`flask run`) or greenlet never sees the memo half changed; a
+    # drawing taken out by another thread between two steps is at worst drawn again. (A lock here,
+    # gevent's under the worker, cost more than the look-ups it guarded: a push makes several.)
     def __init__(self) -> None:
         self.entries: OrderedDict[str, str] = OrderedDict()
         self.changes: OrderedDict[tuple[str, int, float], dict[str, Any]] = OrderedDict()
-        self.lock = threading.Lock()
 
     def get(self, source: str) -> str | None:
-        with self.lock:
-            html = self.entries.get(source)
-            if html is not None:
-                self.entries.move_to_end(source)
-            return html
+        html = self.entries.pop(source, None)
+        if html is not None:
+            self.entries[source] = html  # now the last to be dropped
+        return html
 
     def put(self, source: str, html: str) -> None:
-        with self.lock:
-            self.entries[source] = html
-            if len(self.entries) > self.SIZE:
-                self.entries.popitem(last=False)
+        self.entries[source] = html
+        forget_the_oldest(self.entries, self.SIZE)
 
     def shared(self, code: str, published: Published) -> dict[str, Any]:
         """The memo of one change of one room, for every viewer of it."""
         key = (code, published.seq, published.at)
-        with self.lock:
-            memo = self.changes.get(key)
-            if memo is None:
-                memo = self.changes[key] = {}
-                if len(self.changes) > self.CHANGES:
-                    self.changes.popitem(last=False)
-            return memo
+        memo = self.changes.get(key)
+        if memo is None:
+            memo = self.changes.setdefault(key, {})
+            forget_the_oldest(self.changes, self.CHANGES)
+        return memo
+
+
+def forget_the_oldest(memo: OrderedDict[Any, Any], size: int) -> None:
+    # Each thread drops one of more than `size` entries: the memo is never emptied under another.
+    if len(memo) > size:
+        memo.popitem(last=False)

@@ -80,11 +80,26 @@ def regions(
         # The store away and this viewer's mutes never read: no one else's words rather than, perhaps,
         # a muted player's.
         muted = frozenset(said.uid for said in published.talk if said.uid != who.uid)
-    now = web_registry().clock() if kept is None else None
     return {
-        "talk": said_region(published, room, who, muted & {said.uid for said in published.talk}, now),
+        "talk": kept_said_region(published, room, who, muted, kept),
         "talk-controls": controls_region(published, room, who, muted, kept),
     }
+
+
+def kept_said_region(
+    published: Published, room: RoomInfo, who: Viewer, muted: frozenset[str], kept: dict[str, Any] | None
+) -> str:
+    """What is said, for a live channel (`kept`) as its last push drew it while nothing it shows
+    changed: the words (a move leaves them as they were), who of their senders the viewer muted and the
+    seats' names. Compared as they are, so a push at a quiet table makes no text of them."""
+    talkers = muted & {said.uid for said in published.talk}
+    if kept is None:
+        return said_region(published, room, who, talkers, web_registry().clock())
+    source = (published.talk, talkers, [(seat.index, seat.name) for seat in room.seats])
+    last = kept.get("talk said")
+    if last is None or last[0] != source:
+        kept["talk said"] = last = (source, said_region(published, room, who, talkers, None))
+    return last[1]
 
 
 def said_region(

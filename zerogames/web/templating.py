@@ -29,11 +29,24 @@ class TemplateEnvironment(templating.Environment):
         """The globals as one plain dict, read on first use (after the app has set them all)."""
         return dict(self.globals)
 
+    @cached_property
+    def templates(self) -> dict[str, Any]:
+        return {}
+
+    def loaded(self, name: str) -> Any:
+        """The template by name, looked up in a plain dict once loaded: Jinja's own cache is shared by
+        threads, so each look-up takes a lock and reorders its list. Reloaded as Jinja would when the
+        site is told to reload templates (development)."""
+        template = None if self.auto_reload else self.templates.get(name)
+        if template is None:
+            template = self.templates[name] = self.get_template(name)
+        return template
+
     def draw(self, name: str, context: dict[str, Any]) -> str:
         """What `get_template(name).render(context)` gives, without reading the globals, a chain of
         mappings read key by key, into every context anew (twice: once for the values and once for
         their names): a table draws hundreds of regions a second."""
-        template = self.get_template(name)
+        template = self.loaded(name)
         drawn = self.context_class(self, {**self.flat_globals, **context}, template.name, template.blocks)
         try:
             return self.concat(template.root_render_func(drawn))
