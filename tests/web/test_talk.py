@@ -169,6 +169,37 @@ def test_a_muted_player_is_never_heard_by_the_muter_in_this_room_or_the_next(pla
     assert "more words" in page(bea, other)
 
 
+def test_a_live_channel_pushes_what_is_said_and_who_was_muted_since_its_last_push(player, registry, moment):
+    """One channel kept from push to push, as a page's is: each push's talk shows the words said since,
+    and a mute or unmute made meanwhile, though the channel's last drawing of talk is kept."""
+    code, ann, bea, _ = friends(player)
+    room = registry.get(code)
+    ann_seat = next(seat for seat, who in enumerate(room.seats) if who.name == "Ann")
+    with bea.application.test_request_context(f"/r/{code}"):
+        session[identity.GUEST] = uid_of(bea)
+        pusher = live.Pusher(code, room.game_id, viewmodel.viewer(code))
+        pusher.seed(room.published)
+
+        shown = {"talk": ""}
+
+        def pushed_talk() -> str:
+            """The talk region the page shows once this push is swapped in."""
+            pushed = pusher.message(room.published)
+            if '<section id="talk"' in pushed:
+                shown["talk"] = region_of(pushed, "talk")
+            return shown["talk"]
+
+        say(ann, code, "chat", "first words", moment)
+        assert "first words" in pushed_talk()
+        # A change that says nothing (the host sets the clock) after a mute: the words go.
+        bea.post(f"/r/{code}/mute/{ann_seat}", data={"on": "yes"}, headers=HX)
+        assert ann.post(f"/r/{code}/clock", data={"clock": "30"}, headers=HX).status_code == 200
+        assert "first words" not in pushed_talk()
+        bea.post(f"/r/{code}/mute/{ann_seat}", data={"on": "no"}, headers=HX)
+        assert ann.post(f"/r/{code}/clock", data={"clock": "60"}, headers=HX).status_code == 200
+        assert "first words" in pushed_talk()
+
+
 @pytest.mark.parametrize("game", list(TABLES))
 def test_a_word_is_shown_at_its_senders_seat_for_every_viewer_but_the_muter(player, registry, moment, game):
     code, ann, bea, cal = friends(player, game)
