@@ -136,16 +136,7 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
         return None
     return {
         "abandoned": False,
-        "waiting": [
-            {
-                "seat": seat,
-                "name": names[seat],
-                "until": round(until, 3),
-                "iso": datetime.fromtimestamp(until, UTC).isoformat(timespec="seconds"),
-                "shown": datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC"),
-            }
-            for seat, until in sorted(published.deadlines, key=lambda deadline: deadline[1])
-        ],
+        "waiting": awaited(published.deadlines, tuple(names)),
         "away": [
             {"seat": seat, "name": names[seat], "bot": published.seats[seat].bot is not None}
             for seat in sorted(published.away)
@@ -154,6 +145,22 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
         "timed_out": published.timed_out,
         "names": names,
     }
+
+
+@lru_cache(maxsize=1024)
+def awaited(deadlines: tuple[tuple[int, float], ...], names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Each awaited seat's deadline, soonest first, as the clock shows it: worked out once for every
+    viewer of a change (and the host's face), not once each. Read only: the list is shared."""
+    return [
+        {
+            "seat": seat,
+            "name": names[seat],
+            "until": round(until, 3),
+            "iso": datetime.fromtimestamp(until, UTC).isoformat(timespec="seconds"),
+            "shown": datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC"),
+        }
+        for seat, until in sorted(deadlines, key=lambda deadline: deadline[1])
+    ]
 
 
 def viewer_context() -> dict[str, Any]:
