@@ -442,14 +442,15 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def cpu_seconds(group: int) -> float:
-    """CPU time (user and system) used so far by the server's processes."""
+    """CPU time (user and system) used so far by the server's processes: its process group's, and its
+    leader's children that made groups of their own (PostgreSQL's backends each do)."""
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) == group:  # the process group, field 5 of stat
+        if group in (int(fields[1]), int(fields[2])):  # the parent and the process group, fields 4 and 5
             total += int(fields[11]) + int(fields[12])  # utime and stime, fields 14 and 15
     return total / os.sysconf("SC_CLK_TCK")
 
