@@ -22,6 +22,7 @@ from .viewmodel import (
     RoomInfo,
     Viewer,
     as_spectator,
+    awaited,
     clock_face,
     room_info,
     seen_seats,
@@ -157,7 +158,10 @@ def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], w
     # What the clock shows is the same for all but the host, who is also told of the seats gone.
     face_key = ("clock face", room.is_host, room.me if room.is_host else None)
     if face_key not in shared:
-        shared[face_key] = clock_face(room, published)
+        # The deadlines' times of day are the same for every face: formatted once per change.
+        if "clock waiting" not in shared:
+            shared["clock waiting"] = awaited(published.deadlines, room.names)
+        shared[face_key] = clock_face(room, published, shared["clock waiting"])
     face = shared[face_key]
     named = {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
     forms = face is not None and bool(face["away"] or face.get("gone"))

@@ -4,6 +4,7 @@ and who that viewer is."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -111,11 +112,13 @@ def room_info(
     )
 
 
-def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
+def clock_face(
+    room: RoomInfo, published: Published, waiting: list[dict[str, Any]] | None = None
+) -> dict[str, Any] | None:
     """What the turn clock shows while a game is played (None: nothing): each awaited seat's deadline,
     soonest first, as a moment (`until`, for the browser's countdown) and a time of day readable
     without script; the seats away; the seat a timeout has just moved for. Or that the game was
-    abandoned."""
+    abandoned. `waiting` is the deadlines as `awaited` gives them, when the caller has them already."""
     if published.outcome is not None and not published.outcome.finished:
         return {"abandoned": True, "waiting": [], "away": [], "timed_out": None}
     if published.status != "playing":
@@ -136,7 +139,7 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
         return None
     return {
         "abandoned": False,
-        "waiting": awaited(published.deadlines, tuple(names)),
+        "waiting": awaited(published.deadlines, names) if waiting is None else waiting,
         "away": [
             {"seat": seat, "name": names[seat], "bot": published.seats[seat].bot is not None}
             for seat in sorted(published.away)
@@ -147,10 +150,8 @@ def clock_face(room: RoomInfo, published: Published) -> dict[str, Any] | None:
     }
 
 
-@lru_cache(maxsize=1024)
-def awaited(deadlines: tuple[tuple[int, float], ...], names: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Each awaited seat's deadline, soonest first, as the clock shows it: worked out once for every
-    viewer of a change (and the host's face), not once each. Read only: the list is shared."""
+def awaited(deadlines: tuple[tuple[int, float], ...], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each awaited seat's deadline, soonest first, as the clock shows it."""
     return [
         {
             "seat": seat,
