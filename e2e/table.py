@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import Page, Response, expect
+from playwright.sync_api import Page, expect
 
 GAME_OVER = re.compile("Game over")
 
@@ -74,10 +74,6 @@ def take_zero_game_turn(page: Page) -> None:
         page.locator("form[data-hand] button:enabled").first.click()
 
 
-def is_a_move(response: Response) -> bool:
-    return response.request.method == "POST" and response.url.split("?")[0].endswith("/act")
-
-
 def play_until_over(
     pages: list[Page], take_turn=take_zero_game_turn, limit: float = 120.0, moves: int | None = None
 ) -> None:
@@ -92,10 +88,7 @@ def play_until_over(
         for page in pages:
             if my_turn(page):
                 before = page.locator("#room-version").get_attribute("value")
-                # A move that never reaches the server (a tap lost) and one answered without the table
-                # moving on (a push lost) fail apart: each says which it was.
-                with page.expect_response(is_a_move):
-                    take_turn(page)
+                take_turn(page)
                 moves = None if moves is None else moves - 1
                 # The page moves on by itself: its version changes without a reload.
                 expect(page.locator("#room-version")).not_to_have_attribute("value", before)

@@ -126,6 +126,30 @@ def test_a_tab_whose_live_channel_went_quiet_gets_the_fresh_table_with_its_next_
     context.close()
 
 
+def test_a_move_made_while_live_goes_over_the_channel_and_a_refusal_comes_back_on_it(page, server):
+    """No request is posted for a move while the page is live: it goes over the open channel, whose
+    push brings the table it made, and a refusal's reason comes back the same way, beside the card."""
+    posted, sent = [], []
+    page.on("request", lambda request: posted.append(request.url) if request.method == "POST" else None)
+    page.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
+    table_with_bots(page, server.url, "Zero Game", 2)
+    posted.clear()
+    for _ in range(2):
+        wait_for_my_turn(page)
+        take_turn_and_see_it(page, take_zero_game_turn)
+    assert not [url for url in posted if "/act" in url], posted
+    assert len([frame for frame in sent if '"move"' in str(frame)]) == 2, sent
+    # A move the engine refuses (made up here: no page offers it) is answered over the channel too.
+    wait_for_my_turn(page)
+    page.evaluate(
+        """() => { const b = document.querySelector('#hand button[name="action"]:enabled');
+                   b.value = '{"type": "play", "card": "ZZ"}'; b.click(); }"""
+    )
+    expect(page.locator("#notice")).not_to_be_empty()
+    expect(page.locator("#notice-holder")).to_have_class("beside")
+    assert not [url for url in posted if "/act" in url], posted
+
+
 def test_a_double_tap_plays_once_and_says_nothing_of_a_stale_table(page, server):
     create_room(
         page,

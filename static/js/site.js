@@ -65,6 +65,8 @@
     retries = 0;
     showStatus();
     if (held) htmx.ajax("POST", held.path, { source: byId("room"), values: held.values, swap: "none" });
+    // Its answer's notice floats beside the control the move was made with.
+    if (held) used = held.used, usedBox = held.box;
     held = null;
   });
   on("htmx:wsClose", function (event) {
@@ -72,6 +74,7 @@
     if (!closed.target.opened && byId("live-busy")) fetch(byId("live-busy").dataset.ask).then(busy, busy);
     if (closed.target !== latest) return;  // given up, closing after its successor opened
     socket = null;
+    holdUnanswered();
     showStatus();
     // The extension reopens by itself after these only.
     if ([1006, 1011, 1012, 1013].indexOf(closed.code) < 0) retry = setTimeout(channel.reconnect, backoff());
@@ -92,15 +95,34 @@
 
   // A move made while the channel is down waits (the last one tapped) and is sent once it is live, with
   // the version it was chosen on: the server refuses it, saying why, if the table moved meanwhile.
-  function hold(config) {
-    var notice = byId("notice"), values = {};
+  function asMove(config) {
+    var values = {};
     config.formData.forEach(function (value, key) { values[key] = key in values ? [].concat(values[key], value) : value; });
-    held = { path: config.path, values: values };
-    notice.innerHTML = '<p class="notice">Not connected: your move will be sent when the table is live again.</p>';
+    return { path: config.path, values: values };
+  }
+  function hold(move) {
+    held = move;
+    move.used = used, move.box = usedBox;
+    byId("notice").innerHTML = '<p class="notice">Not connected: your move will be sent when the table is live again.</p>';
   }
   function isTableMove(config) { return config.verb === "post" && config.elt.closest(".live"); }
+  // While live, a move of the game goes over the channel, which answers with the page's notice (with
+  // the push of the table it made). One not answered when the channel closes, or within 2.5 s (a
+  // channel stalled without closing), is held as above, and the channel opened again.
+  var unanswered = null;
+  function isPlay(config) { return isTableMove(config) && /\/act(\?|$)/.test(config.path); }
+  function sendOver(config) {
+    var move = unanswered = asMove(config);
+    socket.send(JSON.stringify({ move: move.values }));
+    setTimeout(function () { if (unanswered === move) reopen(holdUnanswered()); }, 2500);
+  }
+  function holdUnanswered() {
+    if (unanswered) hold(unanswered);
+    unanswered = null;
+  }
   on("htmx:sendError", function (event) {
-    if (isTableMove(event.detail.requestConfig)) reopen(hold(event.detail.requestConfig));
+    var config = event.detail.requestConfig;
+    if (isTableMove(config)) reopen(hold(asMove(config)));
   });
 
   on("click", function (event) {
@@ -135,19 +157,26 @@
     var config = event.detail.requestConfig, trigger = config.triggeringEvent;
     used = (trigger && trigger.submitter) || event.detail.elt;
     usedBox = used.closest("#room") ? used.getBoundingClientRect() : null;
-    if ((!socket || !navigator.onLine) && isTableMove(config)) event.preventDefault(hold(config));
+    if ((!socket || !navigator.onLine) && isTableMove(config)) event.preventDefault(hold(asMove(config)));
+    else if (isPlay(config)) event.preventDefault(sendOver(config));
   });
   on("htmx:afterRequest", function (event) {
-    var holder = byId("notice-holder"), box = used && used.isConnected && used.closest("#room") ? used.getBoundingClientRect() : usedBox;
     if (socket && /<div id="room"/.test(event.detail.xhr.responseText)) reopen();
     // A chat line said (no refusal came back) leaves its box empty for the next.
     if (event.detail.elt.matches("[data-clears]") && !text("#notice")) event.detail.elt.reset();
+    placeNotice();
+  });
+  on("htmx:wsAfterMessage", function (event) {
+    if (/id="notice"/.test(event.detail.message)) placeNotice(unanswered = null);
+  });
+  function placeNotice() {
+    var holder = byId("notice-holder"), box = used && used.isConnected && used.closest("#room") ? used.getBoundingClientRect() : usedBox;
     // At once (the answer is swapped in by now): a tab in the background runs no animation frames.
     if (!holder || !(holder.className = holder.textContent.trim() && box ? "beside" : "")) return;
     var top = box.top - holder.offsetHeight - 6;
     holder.style.left = Math.max(8, Math.min(box.left, innerWidth - holder.offsetWidth - 8)) + scrollX + "px";
     holder.style.top = (top < 0 ? box.bottom + 6 : top) + scrollY + "px";
-  });
+  }
 
   // In a hand, left and right go between the cards you may play (Enter plays one).
   on("keydown", function (event) {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 
 from flask import Flask, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
@@ -80,6 +81,17 @@ def signed_in_account() -> PlayerRow | None:
             session.clear()
         g.zerogames_account = account
     return g.zerogames_account
+
+
+def session_still_open() -> Callable[[], bool]:
+    """For a live channel, which outlives the request that opened it: whether the session its browser
+    was signed in by then is open still (a signed-out copy of the cookie speaks for no one). A guest's
+    channel is always its guest's."""
+    token = session.get(SIGNED_IN)
+    if not token:
+        return lambda: True
+    digest, players = session_digest(token), web_registry().store.players
+    return lambda: players.session_account(digest) is not None
 
 
 def drawn_as_a_guest() -> None:

@@ -1,9 +1,11 @@
-"""The live channel: one WebSocket per open table, pushing that viewer's changed regions.
+"""The live channel: one WebSocket per open table, pushing that viewer's changed regions, and
+bringing the page's moves (no HTTP request each).
 
 The socket's own handler sends its pushes, so a slow client holds up nobody else. It sleeps until
 the room changes, then draws the room's latest publication: several quick changes are sent as one, and a
 table is never replaced by an older one. Between pushes, one heartbeat a second (Heartbeat) tells the
-page its channel still flows.
+page its channel still flows. A move the page sends is made as a posted one is (web/table.py), and
+answered with the page's notice in the message that pushes the table it made.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import socket
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import simple_websocket.ws
@@ -25,7 +28,7 @@ from zerogames import metrics
 from zerogames.rooms import Published, Subscriber
 from zerogames.rooms.lobby import SENT_AWAY
 
-from . import identity, limits, presence, render, viewmodel
+from . import identity, limits, presence, render, table, viewmodel
 from .registry import web_registry
 
 bp = Blueprint("live", __name__)
@@ -55,11 +58,16 @@ simple_websocket.ws.PerMessageDeflate = LightDeflate
 # Seconds a new socket waits for its page to say what it shows, and the longest such message read.
 HELLO_WAIT = 2.0
 HELLO_LENGTH = 64
+# The longest move a table's page sends over its channel (its form's fields as JSON): an action is
+# at most table.ACTION_LENGTH characters, and the version and seat a few more.
+MOVE_LENGTH = 1024
 # The close codes (RFC 6455) of a socket whose first message could not be read (inconsistent data),
-# and of one whose page said more after it (a policy violation: the channel only pushes).
+# and of one whose page said something other than a move after it (a policy violation).
 UNREADABLE = 1007
 SPOKE_AGAIN = 1008
 NOT_A_HELLO = 'The first message must be {"seq": N}, the change the page shows.'
+ONLY_MOVES = 'After its hello, a table\'s page sends only its moves, {"move": {field: value}}.'
+SIGNED_OUT = "You were signed out: open the page again to go on."
 # The close code of a channel whose room moved to another process (rooms.owners): "service restart",
 # on which the page opens its channel again (and the proxy sends it to the room's new owner).
 MOVED = 1012
@@ -204,7 +212,7 @@ def shown_seq(message: str | bytes | None) -> int | None:
 
 
 def what_the_page_shows(ws, room) -> tuple[bool, Published | None]:
-    """The page's first (and only) message names the change its table was drawn from: whether it came
+    """The page's first message names the change its table was drawn from: whether it came
     within the wait, and that change.
 
     A page that says nothing, or whose change the room no longer keeps, is sent its table whole.
@@ -214,23 +222,44 @@ def what_the_page_shows(ws, room) -> tuple[bool, Published | None]:
     return message is not None, None if seq is None else room.recent.get(seq)
 
 
-def heard_since(ws, heard: bool) -> bool | None:
+def heard_since(ws, heard: bool, move: Callable[[table.Fields], None] | None = None) -> bool | None:
     """What the page said since its hello's wait, read without a timer (ws.receive(timeout=0) makes
     one per waking): whether the page has spoken now, or None when that closed the channel.
 
     Its first message come after the wait (a slow network, a busy phone) is read and let be: the page
-    was sent its whole table (or news) meanwhile, and what it says it showed before that is moot."""
+    was sent its whole table (or news) meanwhile, and what it says it showed before that is moot.
+    After the hello, a table's page sends its moves, each handed to `move` (one a waking: the push it
+    makes goes out before the next is read); any other message closes the channel."""
     if not ws.input_buffer:
         return heard
-    if heard:
-        ws.close(SPOKE_AGAIN, "The page speaks once, when the channel opens.")
+    message = ws.input_buffer.pop(0)
+    if ws.input_buffer:
+        ws.event.set()  # more to read: the channel's loop comes round again at once
+    if not heard:
+        try:
+            shown_seq(message)
+        except Unreadable:
+            ws.close(UNREADABLE, NOT_A_HELLO)
+            return None
+        return True
+    fields = move_fields(message) if move is not None else None
+    if fields is None:
+        ws.close(SPOKE_AGAIN, ONLY_MOVES)
         return None
-    try:
-        shown_seq(ws.input_buffer.pop(0))
-    except Unreadable:
-        ws.close(UNREADABLE, NOT_A_HELLO)
-        return None
+    move(fields)
     return True
+
+
+def move_fields(message: str | bytes) -> table.Fields | None:
+    """A move's form fields, from `{"move": {field: value}}` (a value that is not text is left out, so
+    the move is refused as unreadable); None for any other message."""
+    try:
+        said = json.loads(message) if len(message) <= MOVE_LENGTH else None
+    except ValueError:
+        said = None
+    if not isinstance(said, dict) or set(said) != {"move"} or not isinstance(said["move"], dict):
+        return None
+    return {name: value for name, value in said["move"].items() if isinstance(value, str)}
 
 
 @bp.before_request
@@ -280,24 +309,36 @@ def live(ws, code: str) -> None:
     opened = time.time()
     give_up_unanswered(ws)
     HEARTBEAT.add(ws)
+    signed_in = identity.session_still_open()
+    # The notice a move over the channel is answered with, sent with the push the move made.
+    said = ""
+
+    def move(fields: table.Fields) -> None:
+        nonlocal said
+        if not signed_in():
+            ws.close(SPOKE_AGAIN, SIGNED_OUT)
+            return
+        said = table.moved_over_the_channel(room, who.uid, fields)
+
     try:
         while ws.connected:
             subscriber.event.clear()
-            heard = heard_since(ws, heard)
-            if heard is None:
+            heard = heard_since(ws, heard, move)
+            if heard is None or not ws.connected:
                 return
             if room.gone:
                 ws.close(MOVED, "The table is served elsewhere now: open the channel again.")
                 return
             published = room.published
-            if published.seq > pusher.seq:
-                message = pusher.message(published)
-                if message:
-                    ws.send(message)
-                    metrics.pushed(max(published.at, opened))
-                if who.uid in published.kicked:
-                    ws.close(SPOKE_AGAIN, SENT_AWAY)  # told in words by the push: nothing more to see
-                    return
+            pushed = pusher.message(published) if published.seq > pusher.seq else ""
+            if said or pushed:
+                ws.send(said + pushed)
+                said = ""
+            if pushed:
+                metrics.pushed(max(published.at, opened))
+            if who.uid in published.kicked:
+                ws.close(SPOKE_AGAIN, SENT_AWAY)  # told in words by the push: nothing more to see
+                return
             if news is not None and news.follow(published.status, published.seats):
                 ws.send(news.take())
             subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking

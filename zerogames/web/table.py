@@ -7,6 +7,7 @@ a plain form POST is redirected back to the room page.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -100,8 +101,7 @@ def answer(room: Room, refusal: Refused | None = None, also: str = "") -> Respon
         if refusal:
             flash(refusal.reason, "error")
         return redirect(url_for("table.room", code=room.code, **identity.tab_args()))
-    # Drawn from the message alone: every action is answered with one, so without Flask's page context.
-    notice = current_app.jinja_env.draw("room/notice.html", {"message": refusal.reason if refusal else None})
+    notice = drawn_notice(refusal)
     if request.headers.get("X-Live") and not (refusal and refusal.stale):
         # The page's live channel brings the new table (or nothing changed): just the notice.
         return Response(notice + also, mimetype="text/html")
@@ -109,6 +109,12 @@ def answer(room: Room, refusal: Refused | None = None, also: str = "") -> Respon
     # both the reason and the table as it is now (a page that thought its live channel would bring it
     # opens a fresh one).
     return Response(notice + also + fresh_table(room), mimetype="text/html")
+
+
+def drawn_notice(refusal: Refused | None) -> str:
+    """The page's notice: why its move was refused, or empty (the last one cleared). Drawn from the
+    message alone: every move is answered with one, so without Flask's page context."""
+    return current_app.jinja_env.draw("room/notice.html", {"message": refusal.reason if refusal else None})
 
 
 def attempt(room: Room, change, also=None) -> Response | Any:
@@ -229,7 +235,11 @@ def again(code: str):
 ACTION_LENGTH = 512
 
 
-def posted_action(room: Room) -> dict[str, Any]:
+# A move's form fields, as a posted form or a live channel's message gives them: each field's value.
+Fields = Mapping[str, str]
+
+
+def posted_action(room: Room, form: Fields) -> dict[str, Any]:
     """The action button's JSON, plus a field `action.<key>` for each part picked apart from it, if
     it holds only what the room's game knows (else refused: nothing else is ever stored).
 
@@ -237,16 +247,14 @@ def posted_action(room: Room) -> dict[str, Any]:
     named `action.give` and `action.take` beside a `{"type": "swap"}` button: plain HTML, no script.
     """
     unreadable = Refused("That move could not be read: please try again.")
-    posted = request.form.get("action", "")
+    posted = form.get("action", "")
     if len(posted) > ACTION_LENGTH:
         raise unreadable
     try:
         action = json.loads(posted)
     except ValueError:
         raise unreadable from None
-    parts = {
-        name[len("action.") :]: value for name, value in request.form.items() if name.startswith("action.")
-    }
+    parts = {name[len("action.") :]: value for name, value in form.items() if name.startswith("action.")}
     if parts and isinstance(action, dict):
         action = {**action, **parts}
     try:
@@ -255,20 +263,26 @@ def posted_action(room: Room) -> dict[str, Any]:
         raise Refused(refusal.reason) from None
 
 
+def make_move(room: Room, uid: str, form: Fields) -> None:
+    """A seated player's move as their page sends it (a form posted, or its fields over the live
+    channel): the table version it was chosen on, the action, and the seat it is made for."""
+    web_registry().act(room, uid, form.get("version"), posted_action(room, form), form.get("seat"))
+
+
+def moved_over_the_channel(room: Room, uid: str, form: Fields) -> str:
+    """A move sent over the page's live channel, answered as a posted one is while the channel is
+    live: with the page's notice alone (the channel pushes the table, as for every change)."""
+    try:
+        make_move(room, uid, form)
+    except Refused as refusal:
+        return drawn_notice(refusal)
+    return drawn_notice(None)
+
+
 @bp.post("/r/<code>/act")
 def act(code: str):
     room = find_room(code)
-
-    def move() -> None:
-        web_registry().act(
-            room,
-            identity.current_uid(),
-            request.form.get("version"),
-            posted_action(room),
-            request.form.get("seat"),
-        )
-
-    return attempt(room, move)
+    return attempt(room, lambda: make_move(room, identity.current_uid(), request.form))
 
 
 @bp.get("/r/<code>/rejoin/<token>")
