@@ -4,10 +4,11 @@ Starts the site as `make run` does (zerogames/serving.py: gunicorn, one gevent w
 with a fresh database, fills R Zero Game rooms with 5 players each (development-mode tab identities),
 opens one WebSocket per seat, asking for compressed frames as browsers do, then has each room make one
 action every INTERVAL seconds (the player whose turn it is clicks their first legal control, as their
-page shows it). For every action it measures the time from sending the POST to the last seat of that
-room receiving the push that carries the new version, and the bytes each seat receives for it, both
-on the wire and as HTML. It also prints the CPU the server and these clients used, the server's CPU
-per action and per push, and the longest a small file's request waited (the server's worst stall).
+page shows it, and sends it over its socket as a live page does). For every action it measures the
+time from sending the move to the last seat of that room receiving the push that carries the new
+version, and the bytes each seat receives for it, both on the wire and as HTML. It also prints the
+CPU the server and these clients used, the server's CPU per action and per push, and the longest a
+small file's request waited (the server's worst stall).
 Each seat listens from the moment its socket opens; if one is closed or fails, the run stops and says
 why. SIGTERM and SIGINT stop its servers too.
 
@@ -21,7 +22,8 @@ Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   says (the clients talk to nginx); the CPU line then shows the servers', nginx's and PostgreSQL's.
   BENCH_BOTS=level: each room is one player and four bots of that level (easy, normal or hard), moving
   after the site's own bot pause; the player moves whenever it is their turn, after a pause of up to
-  INTERVAL seconds, and each of their moves is measured (POST to the push of the new table).
+  INTERVAL seconds, and each of their moves is measured (the move to the push of the new table).
+  BENCH_POST=1: moves are posted (POST /r/<code>/act), as a page does while its channel is down.
   BENCH_CLIENTS=n: the clients in n processes of their own, each driving a share of the rooms, so that
   the clients' own CPU does not hold the figures back (a thousand rooms need more than one core).
   BENCH_TALK=1: between two actions of a room (half an interval after each), one of its players sends
@@ -87,6 +89,11 @@ REACTIONS = ("👍", "👏", "😂", "😮", "🎉")
 SAID = re.compile(r'<li data-n="(\d+)"')  # the talk log's newest line comes first
 WARMING_AT_ONCE = 50  # rooms playing their unmeasured first actions at once, per client process
 LATE = 10  # seconds after which a push that has not reached every seat is counted late, not timed
+# Moves go over the mover's socket, as a live page sends them; BENCH_POST=1 posts them instead, as a
+# page without its channel does.
+POSTED = bool(os.environ.get("BENCH_POST"))
+NOTICE = re.compile(r'<div id="notice".*?</div>', re.S)
+ANSWER_WAIT = 30  # seconds a move's answer may take before it counts as unanswered (a POST's timeout)
 
 
 class ListenerDied(Exception):
@@ -147,6 +154,7 @@ class Seat:
         self.arrivals: dict[int, tuple[float, int, int]] = {}
         self.pushes = 0  # whole messages received
         self.heard: dict[int, float] = {}  # when each line of the table's talk (by number) came
+        self.notices: list[str] = []  # the notices its moves over the socket were answered with
         self.ready = gevent.event.Event()
         self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
         # Listening from the moment the socket opens: a socket left unread misses the server's pings
@@ -193,6 +201,9 @@ class Seat:
             self.version = int(version.group(1))
             # The push that brought the version, not a later one on the same table (talk's).
             self.arrivals.setdefault(self.version, (now, self.wire, len(message.encode())))
+        notice = NOTICE.search(message)
+        if notice:
+            self.notices.append(notice.group(0))
         said = SAID.search(message)
         if said:
             self.heard.setdefault(int(said.group(1)), now)
@@ -236,9 +247,12 @@ class Room:
         if not choice:
             return
         version = seat.version
-        body = urllib.parse.urlencode({"action": html.unescape(choice.group(1)), "version": version})
+        fields = {"action": html.unescape(choice.group(1)), "version": str(version)}
         sent = time.perf_counter()
-        answer = self.post(f"/r/{self.code}/act?seat={seat.index}", body)
+        if POSTED:
+            answer = self.post(f"/r/{self.code}/act?seat={seat.index}", urllib.parse.urlencode(fields))
+        else:
+            answer = self.over_the_socket(seat, fields)
         if answer is None:
             self.timed_out += 1
             return
@@ -283,6 +297,18 @@ class Room:
             self.act()
         self.samples.clear()
         self.refused = self.actions = self.timed_out = self.late = 0
+
+    def over_the_socket(self, seat: Seat, fields: dict[str, str]) -> str | None:
+        """A move sent over the seat's socket, as a live page sends it: the notice it was answered with;
+        None when none came within ANSWER_WAIT seconds (saturated)."""
+        answered = len(seat.notices)
+        seat.send(TextMessage(json.dumps({"move": fields})))
+        deadline = time.perf_counter() + ANSWER_WAIT
+        while len(seat.notices) == answered:
+            self.arrived.clear()
+            if not self.arrived.wait(max(0.0, deadline - time.perf_counter())):
+                return None
+        return seat.notices[answered]
 
     def post(self, path: str, body: str) -> str | None:
         """The answer's body; None when the server did not answer within the timeout (saturated)."""
@@ -624,7 +650,7 @@ def report(
     if results["timed_out"] or results["late"] or rate < 0.9 * asked or not latencies:
         print("the server could not keep up: the figures below are a saturated server's")
     print(
-        f"POST to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
+        f"{'POST' if POSTED else 'move'} to last seat's push, ms: p50 {percentile(latencies, 0.5):.1f}  "
         f"p90 {percentile(latencies, 0.9):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
         f"max {max(latencies):.1f}"
     )
