@@ -9,6 +9,7 @@ from typing import Any
 from flask import Flask
 
 from zerogames import runtime, web
+from zerogames.web.live import MOVE_LENGTH
 
 
 def instance_secret(folder: str) -> str:
@@ -53,12 +54,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Addresses (or networks) of the reverse proxies in front: only their X-Forwarded-For and
         # X-Forwarded-Proto are believed.
         PROXIES=os.environ.get("ZEROGAMES_PROXIES", ""),
-        # A page says only which change it shows (a few bytes): anything long closes the socket. A
-        # channel whose network went without a word (a phone locked, out of range) is found by the
-        # system within seconds (web/live.py: heartbeats left unacknowledged); through a proxy, which
-        # acknowledges them itself, by a ping every 25 s (a ping costs a frame built and a pong
-        # parsed per socket: every 5 s, a thousand idle sockets took a sixth of a core).
-        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": 256},
+        # A page says only which change it shows, then its moves (a few dozen bytes each): anything
+        # longer closes the socket. A channel whose network went without a word (a phone locked, out
+        # of range) is found by the system within seconds (web/live.py: heartbeats left
+        # unacknowledged); through a proxy, which acknowledges them itself, by a ping every 25 s (a
+        # ping costs a frame built and a pong parsed per socket: every 5 s, a thousand idle sockets
+        # took a sixth of a core).
+        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": MOVE_LENGTH},
         # Lets /metrics be read from elsewhere than this machine, with `Authorization: Bearer <token>`.
         METRICS_TOKEN=os.environ.get("ZEROGAMES_METRICS_TOKEN", ""),
         # How passwords are hashed (werkzeug's method string): a slower one costs guessers more.

@@ -58,9 +58,9 @@ simple_websocket.ws.PerMessageDeflate = LightDeflate
 # Seconds a new socket waits for its page to say what it shows, and the longest such message read.
 HELLO_WAIT = 2.0
 HELLO_LENGTH = 64
-# The longest move a table's page sends over its channel (its form's fields as JSON): an action is
-# at most table.ACTION_LENGTH characters, and the version and seat a few more.
-MOVE_LENGTH = 1024
+# The longest move a table's page sends over its channel (its form's fields as JSON, a few dozen
+# characters), and the longest message its socket takes at all (app.py's max_message_size).
+MOVE_LENGTH = 256
 # The close codes (RFC 6455) of a socket whose first message could not be read (inconsistent data),
 # and of one whose page said something other than a move after it (a policy violation).
 UNREADABLE = 1007
