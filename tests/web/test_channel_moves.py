@@ -10,24 +10,17 @@ import re
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
 import websocket
 
 from e2e.conftest import Server
 from tests.web.conftest import headline
+from tests.web.test_channel_flood import a_guest
 from tests.web.test_limits import NoRedirect, channel, closing, new_room, signed_up
+from tests.web.test_limits import server as server  # the site these tests play on, one per module
 from tests.web.test_records import PASSWORD
 from zerogames.web.live import SIGNED_OUT
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    live = Server(tmp_path_factory.mktemp("moves") / "zerogames.db", {"ZEROGAMES_PROXIES": "127.0.0.1"})
-    live.start()
-    yield live
-    live.stop()
 
 
 def post(server: Server, path: str, cookie: str, **form: str) -> str:
@@ -44,11 +37,6 @@ def page(server: Server, code: str, cookie: str) -> str:
     request = urllib.request.Request(f"{server.url}/r/{code}", headers={"Cookie": cookie})
     with urllib.request.urlopen(request, timeout=5) as answer:
         return answer.read().decode()
-
-
-def a_guest(server: Server) -> str:
-    with urllib.request.urlopen(server.url + "/", timeout=5) as answer:
-        return answer.headers["Set-Cookie"].split(";", 1)[0]
 
 
 def version(html_text: str) -> str:
