@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import pytest
 
@@ -171,3 +172,20 @@ def test_the_reference_seat_plays_whole_zero_game_rounds_in_step_with_the_engine
     )
     assert [row["games"] for row in rows] == [3, 6]
     assert rows[0]["mean_score"] > rows[1]["mean_score"]
+
+
+def test_the_reference_seat_draws_the_hidden_hands_from_the_cards_really_dealt():
+    """OpenSpiel's `oh_hell` resampler deals the other seats only the cards they really hold, shuffled
+    among them, never a card left in the deck: the reference knows which unseen cards are in play, which
+    no seat of the engine's can (five seats of five cards: 20 of the 46 it cannot see)."""
+    pytest.importorskip("pyspiel")
+    state = GAMES["zero_game"].new_game(5, 4, {"schedule": [5]})
+    seat = sim.OpenSpielSeat(0, 4)
+    seat.follow(state)
+    in_play = {sim.spiel_card(card) for hand in state["hands"][1:] for card in hand}
+    rng = random.Random(1)
+    for _ in range(50):
+        drawn = seat.round.resample_from_infostate(0, rng.random)
+        dealt = drawn.history()[2:27]
+        others = {card for index, card in enumerate(dealt) if index % 5 != 0}
+        assert others == in_play

@@ -13,8 +13,11 @@ the same games, so the same figures (but the times).
 
 Zero Game also seats `ismcts`, an outside reference: OpenSpiel's information-set MCTS (1,000
 simulations a move, its own test settings) on its `oh_hell` game, which is a Zero Game round to the
-letter; it needs the `reference` extra (`pip install -e '.[reference]'`). With two levels in the
-lineup, a last line gives the paired difference of their mean scores, deal by deal, with its interval.
+letter; it needs the `reference` extra (`pip install -e '.[reference]'`). It knows more than a seat
+may: OpenSpiel's `oh_hell` draws the hidden hands for its search from the cards really dealt to the
+other seats, shuffled among them, never from the rest of the deck, so it knows which of the cards its
+seat cannot see are in play (five seats of five cards: 20 of 46). With two levels in the lineup, a last
+line gives the paired difference of their mean scores, deal by deal, with its interval.
 """
 
 from __future__ import annotations
@@ -134,8 +137,8 @@ def lineup_for(levels: list[str], game: int) -> list[str]:
 
 class OpenSpielSeat:
     """A seat played by OpenSpiel's ISMCTS, on an `oh_hell` round kept beside the engine's: the round's
-    deal as it was dealt and every move since. The search reads only its own player's information
-    state from it (it draws the hidden hands again itself), as a seat's view would show it."""
+    deal as it was dealt and every move since. The search reads its own player's information state
+    from it and draws the hidden hands again itself, but from the cards really dealt (see above)."""
 
     def __init__(self, seat: int, seed: int) -> None:
         import pyspiel  # the `reference` extra: the site never needs it
