@@ -64,7 +64,8 @@ def main() -> None:
 
 
 def seated(registry, number: int) -> tuple:
-    """A room of five players, started, each seat's channel open: the room and its seats' pushers."""
+    """A room of five players, started, each seat's channel open on the table as it is: the room and
+    its seats' pushers."""
     uids = [f"room{number}-seat{seat}" for seat in range(SEATS)]
     room = registry.create("zero_game", {"clock": 60}, uids[0], "P0")
     for seat, uid in enumerate(uids[1:], 1):
@@ -74,7 +75,11 @@ def seated(registry, number: int) -> tuple:
         registry.subscribe(room, Subscriber(uid))
     act_url = f"/r/{room.code}/act"
     viewers = [viewmodel.Viewer(uid, {}, f"P{seat}", act_url) for seat, uid in enumerate(uids)]
-    return room, uids, [live.Pusher(room.code, room.game_id, who) for who in viewers]
+    pushers = [live.Pusher(room.code, room.game_id, who) for who in viewers]
+    for pusher in pushers:
+        # As a channel opens: its page shows the table as it is, and each push carries what changed.
+        pusher.seed(room.published)
+    return room, uids, pushers
 
 
 def measure(registry, rooms: int, rounds: int) -> dict[str, float]:
