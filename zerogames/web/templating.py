@@ -7,14 +7,43 @@
 from __future__ import annotations
 
 from functools import cached_property
+from types import FunctionType
 from typing import Any
 
 from flask import templating
+from jinja2.runtime import Context, Macro
+from markupsafe import Markup
+
+
+class DrawingContext(Context):
+    """Jinja's context, calling a plain function or a macro straight away: Jinja's own `call` first
+    asks every callable (and its `__call__`) whether it wants the context or the environment passed,
+    a dozen attribute look-ups for each of the hundreds of calls (a card's name, a seat's badges) a
+    table's regions make per change. Only a function marked so (`pass_context` and the like) wants
+    them, and it still goes Jinja's way."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        kind = type(__obj)
+        if kind is Macro or (kind is FunctionType and "jinja_pass_arg" not in __obj.__dict__):
+            if kwargs:
+                # Jinja hands the variables of the loop and block a call is made in to every callable;
+                # only one that takes the context uses them.
+                kwargs.pop("_loop_vars", None)
+                kwargs.pop("_block_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.environment.undefined(
+                    "value was undefined because a callable raised a StopIteration exception"
+                )
+        return super().call(__obj, *args, **kwargs)
 
 
 class TemplateEnvironment(templating.Environment):
     """Flask's template environment, reading a dict's keys first: the views are plain dicts read as
     `view.turn` thousands of times a second, where Jinja would first try, and fail, an attribute."""
+
+    context_class = DrawingContext
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
@@ -41,6 +70,20 @@ class TemplateEnvironment(templating.Environment):
         if template is None:
             template = self.templates[name] = self.get_template(name)
         return template
+
+    @cached_property
+    def pieces(self) -> dict[tuple[Any, ...], Markup]:
+        return {}
+
+    def draw_once(self, name: str, **facts: Any) -> Markup:
+        """A small piece (a card's button) drawn from `facts` alone, once per process for each set of
+        them: a region made of dozens of such pieces joins them instead of drawing each again. The
+        facts must be few in their combinations (a card, whether it is lit), for every set is kept."""
+        key = (name, *facts.items())
+        piece = None if self.auto_reload else self.pieces.get(key)
+        if piece is None:
+            piece = self.pieces[key] = Markup(self.draw(name, facts))
+        return piece
 
     def draw(self, name: str, context: dict[str, Any]) -> str:
         """What `get_template(name).render(context)` gives, without reading the globals, a chain of
