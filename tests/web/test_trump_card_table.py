@@ -157,7 +157,7 @@ def test_an_ace_under_the_restriction_is_greyed_and_the_reason_given(player, reg
     hand = region(page(clients[0], code), "hand")
     for card in ("AS", "AC", "AD"):
         button = re.search(rf"<button [^>]*&#34;{card}&#34;[^>]*>", hand).group(0)
-        assert "disabled" in button and 'aria-describedby="ace-reason"' in button
+        assert "disabled" in button and 'aria-describedby="barred-reason"' in button
     king = re.search(r"<button [^>]*&#34;KH&#34;[^>]*>", hand).group(0)
     assert "disabled" not in king
     assert "You won the last round with an Ace, so you may not lead an Ace in this round." in text(hand)

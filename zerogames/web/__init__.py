@@ -33,7 +33,7 @@ from . import (
 )
 from .drawings import Drawings
 from .templating import TemplateEnvironment
-from .viewmodel import action_value, cards_to_play, viewer_context
+from .viewmodel import action_value, card_buttons, cards_to_play, viewer_context
 
 
 def init_app(app: Flask) -> None:
@@ -74,6 +74,7 @@ def init_app(app: Flask) -> None:
         suit_symbols=SUIT_SYMBOLS,
         action_value=action_value,
         cards_to_play=cards_to_play,
+        card_buttons=card_buttons,
         turn_clock=clock,
         dev_mode=app.config["DEV"],
     )

@@ -11,12 +11,15 @@ from functools import lru_cache
 from typing import Any
 
 from flask import url_for
+from jinja2 import pass_environment
+from markupsafe import Markup
 
 from zerogames.fairness import Fairness
 from zerogames.games import GAMES
 from zerogames.rooms import Published
 
 from . import identity
+from .templating import TemplateEnvironment
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,31 @@ def cards_to_play(legal: list[dict[str, Any]]) -> list[Any]:
     """The cards a seat's legal actions let it play, in their order: a hand lights these (a chain of
     Jinja filters took twice as long, in a region drawn at every turn)."""
     return [action["card"] for action in legal if action["type"] == "play"]
+
+
+@pass_environment
+def card_buttons(
+    environment: TemplateEnvironment,
+    hand: Sequence[str],
+    lit: Sequence[str],
+    barred_rank: str | None = None,
+    reason: str | None = None,
+) -> Markup:
+    """A hand's cards as buttons, those in `lit` to be played (none lit: the hand is at rest, not
+    greyed out); cards of `barred_rank`, when given, are barred now, with `reason` as their title.
+    Each button is drawn once per process (room/_card_button.html) and the hand joins them: a hand is
+    drawn for two seats at every move, and a template's loop over its cards cost a dozen calls a card."""
+    at_rest = not lit
+    return Markup("").join(
+        environment.draw_once(
+            "room/_card_button.html",
+            card=card,
+            playable=card in lit,
+            at_rest=at_rest,
+            reason=reason if card[0] == barred_rank and not at_rest else None,
+        )
+        for card in hand
+    )
 
 
 @lru_cache(maxsize=4096)
