@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import struct
 import threading
 import time
 import zlib
@@ -22,6 +23,7 @@ from typing import Any
 import simple_websocket.ws
 from flask import Blueprint, abort, g, request
 from flask_sock import Sock
+from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
 
 from zerogames import metrics
@@ -42,18 +44,56 @@ class LightDeflate(PerMessageDeflate):
     A small hash table and the fastest level halve that, for a few more bytes (about 270 a push, where
     3,000 are allowed).
 
-    It reaches past wsproto's public API (`_compressor`, `_compressible_opcode`) and replaces the name
-    simple-websocket offers it by: both are pinned in pyproject.toml."""
+    It reaches past wsproto's public API (`_compressor`, `_compressible_opcode`, and `send` below
+    `_proto`) and replaces the name simple-websocket offers it by: both are pinned in pyproject.toml."""
 
     def frame_outbound(self, proto: Any, opcode: Any, rsv: Any, data: bytes, fin: bool) -> Any:
         if self._compressor is None and self._compressible_opcode(opcode):
-            bits = self.client_max_window_bits if proto.client else self.server_max_window_bits
-            self._compressor = zlib.compressobj(1, zlib.DEFLATED, -int(bits), 2)
+            self._compressor = self.light_compressor(proto.client)
         return super().frame_outbound(proto, opcode, rsv, data, fin)
+
+    def light_compressor(self, client: bool) -> Any:
+        bits = self.client_max_window_bits if client else self.server_max_window_bits
+        return zlib.compressobj(1, zlib.DEFLATED, -int(bits), 2)
+
+    def compressed(self, payload: bytes) -> bytes:
+        """A whole message's payload compressed, as frame_outbound makes it for a final frame."""
+        if self._compressor is None:
+            self._compressor = self.light_compressor(client=False)
+        data = self._compressor.compress(payload) + self._compressor.flush(zlib.Z_SYNC_FLUSH)
+        if self.server_no_context_takeover:
+            self._compressor = None
+        return data[:-4]  # the flush's empty block, which the receiver adds back (RFC 7692 7.2.1)
 
 
 # simple-websocket offers wsproto's extension by this module-level name when a socket opens.
 simple_websocket.ws.PerMessageDeflate = LightDeflate
+
+# A text message's first header byte, whole (FIN) and, when compressed, marked so (RSV1).
+TEXT, COMPRESSED = 0x81, 0x40
+
+
+def send(ws: Any, text: str) -> None:
+    """`ws.send(text)`, the frame made here: wsproto builds a frame through a general path (any
+    opcode, fragments, masking, a chain of extensions) that cost as much as the push's compression.
+    A server's whole text message is one unmasked frame, compressed when the page asked for it."""
+    connection = ws.ws.connection
+    if not ws.connected or connection is None or connection.state is not ConnectionState.OPEN:
+        ws.send(text)  # closed or closing: simple-websocket and wsproto say so
+        return
+    payload, first = text.encode(), TEXT
+    for extension in connection._proto.extensions:
+        if isinstance(extension, LightDeflate):
+            payload, first = extension.compressed(payload), TEXT | COMPRESSED
+    length = len(payload)
+    if length < 126:
+        header = bytes((first, length))
+    elif length < 1 << 16:
+        header = struct.pack("!BBH", first, 126, length)
+    else:
+        header = struct.pack("!BBQ", first, 127, length)
+    ws.sock.send(header + payload)
+
 
 # Seconds a new socket waits for its page to say what it shows, and the longest such message read.
 HELLO_WAIT = 2.0
@@ -332,7 +372,7 @@ def live(ws, code: str) -> None:
             published = room.published
             pushed = pusher.message(published) if published.seq > pusher.seq else ""
             if said or pushed:
-                ws.send(said + pushed)
+                send(ws, said + pushed)
                 said = ""
             if pushed:
                 metrics.pushed(max(published.at, opened))
@@ -340,7 +380,7 @@ def live(ws, code: str) -> None:
                 ws.close(SPOKE_AGAIN, SENT_AWAY)  # told in words by the push: nothing more to see
                 return
             if news is not None and news.follow(published.status, published.seats):
-                ws.send(news.take())
+                send(ws, news.take())
             subscriber.event.wait()  # a change, the socket's news, or the registry's regular waking
     finally:
         HEARTBEAT.discard(ws)

@@ -16,6 +16,7 @@ from .live import (
     Unreadable,
     give_up_unanswered,
     heard_since,
+    send,
     shown_seq,
     sock,
 )
@@ -68,7 +69,7 @@ def site_live(ws) -> None:
                 return
             message = listener.take()
             if message:
-                ws.send(message)
+                send(ws, message)
             ws.event.wait(IDLE_WAKE)
     finally:
         HEARTBEAT.discard(ws)
