@@ -55,12 +55,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # X-Forwarded-Proto are believed.
         PROXIES=os.environ.get("ZEROGAMES_PROXIES", ""),
         # A page says only which change it shows, then its moves (a few dozen bytes each): anything
-        # longer closes the socket. A channel whose network went without a word (a phone locked, out
-        # of range) is found by the system within seconds (web/live.py: heartbeats left
-        # unacknowledged); through a proxy, which acknowledges them itself, by a ping every 25 s (a
-        # ping costs a frame built and a pong parsed per socket: every 5 s, a thousand idle sockets
-        # took a sixth of a core).
-        SOCK_SERVER_OPTIONS={"ping_interval": 25, "max_message_size": MOVE_LENGTH},
+        # longer closes the socket.
+        SOCK_SERVER_OPTIONS={"max_message_size": MOVE_LENGTH},
+        # A channel whose network went without a word (a phone locked, out of range) is found by the
+        # system within seconds (web/live.py: heartbeats left unacknowledged); through a proxy, which
+        # acknowledges them itself, by a ping every 25 s, sent with the heartbeats (a ping costs a pong
+        # parsed per socket: every 5 s, a thousand idle sockets took a sixth of a core).
+        SOCKET_PING_EVERY=25,
         # Lets /metrics be read from elsewhere than this machine, with `Authorization: Bearer <token>`.
         METRICS_TOKEN=os.environ.get("ZEROGAMES_METRICS_TOKEN", ""),
         # How passwords are hashed (werkzeug's method string): a slower one costs guessers more.

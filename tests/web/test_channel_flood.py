@@ -39,7 +39,7 @@ def server(tmp_path) -> Iterator[Server]:
     # sockets read nothing, so they answer no ping: the pings wait longer than the test takes.
     settings = (
         f"{{'LIVE_CHANNELS': {CAP}, 'SPECTATORS_PER_ROOM': {FLOOD}, "
-        "'SOCK_SERVER_OPTIONS': {'ping_interval': 60, 'max_message_size': 256}}"
+        "'SOCKET_PING_EVERY': 60}"
     )
     live = Server(tmp_path / "zerogames.db", app=f"app:create_app({settings})")
     live.start()

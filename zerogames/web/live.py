@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import simple_websocket.ws
-from flask import Blueprint, abort, g, request
+from flask import Blueprint, abort, current_app, g, request
 from flask_sock import Sock
 from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
@@ -119,6 +119,8 @@ HEARTBEAT_EVERY = 1.0
 # An empty text message, whole, unmasked and uncompressed, as a server sends it (RFC 6455 5.2; with
 # permessage-deflate an uncompressed message is allowed, and leaves the compression context as it was).
 HEARTBEAT_FRAME = b"\x81\x00"
+# A ping with no payload, likewise whole and unmasked (RFC 6455 5.5.2): the page's browser answers it.
+PING_FRAME = b"\x89\x00"
 # Milliseconds a socket's sent data may stay unacknowledged before the system closes it: a page whose
 # network went without a word (a phone out of range, a laptop's lid closed) is gone within seconds, and
 # its seat shows away. Through a proxy, which acknowledges for the page, the server's ping finds it.
@@ -130,9 +132,10 @@ BEATS_AT_ONCE = 100
 
 
 class Heartbeat:
-    """One beat a second on every open live channel, from one loop for the whole process: a
-    prebuilt frame written straight to each socket, which costs next to nothing (a ping costs a
-    frame built and a pong parsed per socket, a heartbeat one system call).
+    """One beat a second on every open live channel, and a ping now and then, from one loop for the
+    whole process: a prebuilt frame written straight to each socket, which costs next to nothing (a
+    ping from the socket's own reader, as simple-websocket makes it, costs a frame built and a timer
+    around every read of every socket; a heartbeat is one system call).
 
     In the gevent worker `threading` is patched, so the loop is a greenlet of the event loop, not a
     thread: its write never lands inside a push's frame, which is written by one send call (greenlets
@@ -140,44 +143,72 @@ class Heartbeat:
     a thread, writing unlocked beside the handler as simple-websocket's own reader does (its pongs)."""
 
     def __init__(self) -> None:
-        self.sockets: set[Any] = set()
+        # Each socket, with the beats left until its next ping and the beats between two pings.
+        self.sockets: dict[Any, list[int]] = {}
         self.lock = threading.Lock()
         self.beating = False
 
-    def add(self, ws: Any) -> None:
+    def add(self, ws: Any, ping_every: float) -> None:
+        """Beat on `ws`, and ping it every `ping_every` seconds (SOCKET_PING_EVERY)."""
+        beats = max(1, round(ping_every / HEARTBEAT_EVERY))
         with self.lock:
-            self.sockets.add(ws)
+            self.sockets[ws] = [beats, beats]
             if not self.beating:
                 self.beating = True
                 threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
 
     def discard(self, ws: Any) -> None:
         with self.lock:
-            self.sockets.discard(ws)
+            self.sockets.pop(ws, None)
 
     def beat(self) -> None:
         while True:
             time.sleep(HEARTBEAT_EVERY)
             with self.lock:
-                sockets = list(self.sockets)
+                sockets = list(self.sockets.items())
             for first in range(0, len(sockets), BEATS_AT_ONCE):
-                for ws in sockets[first : first + BEATS_AT_ONCE]:
-                    beat(ws)
+                for ws, pinging in sockets[first : first + BEATS_AT_ONCE]:
+                    pinging[0] -= 1
+                    if pinging[0] > 0:
+                        beat(ws)
+                    else:
+                        pinging[0] = pinging[1]
+                        ping(ws)
                 # A turn of the loop, its sockets and timers (a move, a push) polled: sleep(0) would
                 # hand over only to greenlets already woken.
                 time.sleep(0.001)
 
 
-def beat(ws: Any) -> None:
-    """The heartbeat on one socket, unless it is closing; never waiting: a socket whose send buffer is
-    full has data on its way, and needs no beat."""
+def beat(ws: Any, frame: bytes = HEARTBEAT_FRAME) -> bool:
+    """The heartbeat (or another prebuilt frame) on one socket, unless it is closing; never waiting: a
+    socket whose send buffer is full has data on its way, and needs no beat. Whether it was written."""
     if not ws.connected:
-        return
+        return False
     try:
         raw = getattr(ws.sock, "_sock", ws.sock)  # under gevent, the system's socket itself
-        raw.send(HEARTBEAT_FRAME, socket.MSG_DONTWAIT)
+        raw.send(frame, socket.MSG_DONTWAIT)
     except OSError:
-        pass  # full, or closed: its own thread notices
+        return False  # full, or closed: its own thread notices
+    return True
+
+
+def ping(ws: Any) -> None:
+    """A ping in place of the beat, once the pong to the last one came; else the page is gone (a
+    proxy kept its connection open): the channel is closed, as simple-websocket's reader would."""
+    if not ws.connected:
+        return
+    if not ws.pong_received:
+        # Closing writes a frame and may wait: not on the heartbeat's loop.
+        threading.Thread(target=give_up_silent, args=(ws,), daemon=True).start()
+        return
+    # Unless written (the buffer full: the page is slow to read, not gone), no pong is awaited.
+    ws.pong_received = not beat(ws, PING_FRAME)
+
+
+def give_up_silent(ws: Any) -> None:
+    with contextlib.suppress(Exception):  # closed meanwhile
+        ws.close(SPOKE_AGAIN, "Ping/Pong timeout")
+    ws.event.set()
 
 
 def give_up_unanswered(ws: Any) -> None:
@@ -348,7 +379,7 @@ def live(ws, code: str) -> None:
     news = presence.tune_in(who.uid, room.code, ws.event)  # a signed-up player's notices ride along
     opened = time.time()
     give_up_unanswered(ws)
-    HEARTBEAT.add(ws)
+    HEARTBEAT.add(ws, current_app.config["SOCKET_PING_EVERY"])
     signed_in = identity.session_still_open()
     # The notice a move over the channel is answered with, sent with the push the move made.
     said = ""

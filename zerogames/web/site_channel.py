@@ -4,7 +4,7 @@ notices (zerogames.web.presence)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, g, request
+from flask import Blueprint, current_app, g, request
 
 from . import identity, limits
 from .live import (
@@ -60,7 +60,7 @@ def site_live(ws) -> None:
     page = request.args.get("page")
     listener = hub().tune_in(account.id, None, page if page in PAGES else None, ws.event)
     give_up_unanswered(ws)
-    HEARTBEAT.add(ws)
+    HEARTBEAT.add(ws, current_app.config["SOCKET_PING_EVERY"])
     try:
         while ws.connected:
             ws.event.clear()

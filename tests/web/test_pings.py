@@ -1,0 +1,63 @@
+"""Pings through a proxy's kind of connection: a page whose socket stays open but answers nothing (its
+network gone behind a proxy, which acknowledges for it) is closed at the ping after the one it left
+unanswered, and a page that answers keeps its channel, however long it stays."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+import websocket
+
+from e2e.conftest import Server
+from tests.web.test_limits import channel, new_room
+
+PING_EVERY = 2  # seconds (SOCKET_PING_EVERY), against 25 on the site
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[Server]:
+    live = Server(
+        tmp_path / "zerogames.db",
+        {"ZEROGAMES_PROXIES": "127.0.0.1"},
+        app=f"app:create_app({{'SOCKET_PING_EVERY': {PING_EVERY}}})",
+    )
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_a_channel_that_answers_no_ping_is_closed_and_one_that_answers_stays_open(server):
+    code, _ = new_room(server)
+    silent = channel(server, code)  # says what it shows, then reads nothing: it answers no ping
+    silent.send("{}")
+    answering = channel(server, code)
+    answering.send("{}")
+    answering.settimeout(0.5)
+    pings, until = 0, time.monotonic() + 4.5 * PING_EVERY
+    while time.monotonic() < until:
+        try:
+            opcode, _ = answering.recv_data(control_frame=True)  # answers each ping as it reads it
+        except websocket.WebSocketTimeoutException:
+            continue
+        assert opcode != websocket.ABNF.OPCODE_CLOSE, "the answering page's channel was closed"
+        pings += opcode == websocket.ABNF.OPCODE_PING
+    assert pings >= 3
+    assert ended_with(silent) == CLOSED_UNANSWERED
+    answering.close()
+
+
+# The close frame (RFC 6455 5.5.1) of a channel whose ping went unanswered: a policy violation.
+REASON = b"Ping/Pong timeout"
+CLOSED_UNANSWERED = bytes((0x88, 2 + len(REASON))) + (1008).to_bytes(2, "big") + REASON
+
+
+def ended_with(ws: websocket.WebSocket) -> bytes:
+    """The last bytes the server wrote to the socket before closing it, read as they came (reading
+    them as frames would answer the pings among them, on a socket the server has closed)."""
+    ws.sock.settimeout(1)
+    written = b""
+    while chunk := ws.sock.recv(65536):
+        written += chunk
+    return written[-len(CLOSED_UNANSWERED) :]
