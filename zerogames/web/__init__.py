@@ -30,6 +30,7 @@ from . import (
     table,
     table_talk,
     tables,
+    talk,
 )
 from .drawings import Drawings
 from .templating import TemplateEnvironment
@@ -50,6 +51,7 @@ def init_app(app: Flask) -> None:
     app.extensions["zerogames"] = registry
     operating.init_app(app)
     app.extensions["zerogames.drawings"] = Drawings()
+    app.extensions["zerogames.mutes"] = talk.Mutes()
     app.register_error_handler(Unavailable, unavailable)
     app.register_blueprint(lobby.bp)
     app.register_blueprint(table.bp)

@@ -52,7 +52,7 @@ class Mutes:
 
 
 def mutes() -> Mutes:
-    return current_app.extensions.setdefault("zerogames.mutes", Mutes())
+    return current_app.extensions["zerogames.mutes"]
 
 
 def watcher_tag(code: str, uid: str) -> str:
