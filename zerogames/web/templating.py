@@ -68,8 +68,15 @@ class TemplateEnvironment(templating.Environment):
         site is told to reload templates (development)."""
         template = None if self.auto_reload else self.templates.get(name)
         if template is None:
-            template = self.templates[name] = self.get_template(name)
+            template = self.templates[name] = super().get_template(name)
         return template
+
+    def get_template(self, name: Any, parent: str | None = None, globals: Any = None) -> Any:
+        """As Jinja's, through the plain dict (`loaded`) for a template named without globals of its
+        own: what a region's `{% from ... import %}` asks for at every draw."""
+        if globals is None and type(name) is str:
+            return self.loaded(self.join_path(name, parent) if parent is not None else name)
+        return super().get_template(name, parent, globals)
 
     @cached_property
     def pieces(self) -> dict[tuple[Any, ...], Markup]:
