@@ -20,6 +20,7 @@ from .history import game_record
 from .viewmodel import (
     NOBODY,
     RoomInfo,
+    SeatInfo,
     Viewer,
     as_spectator,
     awaited,
@@ -163,7 +164,11 @@ def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], w
             shared["clock waiting"] = awaited(published.deadlines, room.names)
         shared[face_key] = clock_face(room, published, shared["clock waiting"])
     face = shared[face_key]
-    named = {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
+    named = shared.get("clock names")
+    if named is None:
+        named = shared["clock names"] = (
+            {seat for seat, _ in published.deadlines} | published.away | {published.timed_out}
+        )
     forms = face is not None and bool(face["away"] or face.get("gone"))
     host = room.is_host and forms
     me = room.me if room.me in named or host else None
@@ -234,28 +239,35 @@ def seat_lines(
 ) -> dict[str, str]:
     """Each seat's line of a region drawn seat by seat, by id. A line is drawn from its seat and the
     spectator's view (`public.value`) alone: again only when what it shows of that seat changed, and
-    once for everyone but that seat's own player."""
-    if name not in shared:
-        figures = []
-        for seat in room.seats:
+    once for everyone but that seat's own player. The lines as everyone else sees them are put
+    together once per change; a player's own line is put in its place."""
+    everyone = shared.get(name)
+    if everyone is None:
+        everyone, figures = shared[name], shared[(name, "figures")] = {}, []
+        for seat in shared["seen seats"]:
             their = {key: public.value[key][seat.index] for key in lines.each} | {
                 key: public.value[key] == seat.index for key in lines.at
             }
             facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away]
-            figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}", {}))
-        shared[name] = figures
-    drawn = {}
-    for seat, (their, source, seen) in zip(room.seats, shared[name], strict=True):
-        # `seen`: this change's line for its own player (True) and for everyone else (False).
-        html = seen.get(seat.you)
-        if html is None:
-            html = drawings.get(f"{source} {seat.you}")
-            if html is None:
-                html = draw(game_id, f"{name}-line", {"seat": seat, "their": their})
-                drawings.put(f"{source} {seat.you}", html)
-            seen[seat.you] = html
-        drawn[f"{name}-{seat.index}"] = html
-    return drawn
+            figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}"))
+            everyone[f"{name}-{seat.index}"] = seat_line(game_id, name, seat, *figures[-1], drawings)
+    if room.me is None:
+        return everyone
+    their, source = shared[(name, "figures")][room.me]
+    mine = seat_line(game_id, name, room.seats[room.me], their, source, drawings)
+    return {**everyone, f"{name}-{room.me}": mine}
+
+
+def seat_line(
+    game_id: str, name: str, seat: SeatInfo, their: dict[str, Any], source: str, drawings: Drawings
+) -> str:
+    """One seat's line, as its own player (`seat.you`) or everyone else sees it."""
+    key = f"{source} {seat.you}"
+    html = drawings.get(key)
+    if html is None:
+        html = draw(game_id, f"{name}-line", {"seat": seat, "their": their})
+        drawings.put(key, html)
+    return html
 
 
 def lay_out(game_id: str, name: str, lines: dict[str, str], drawings: Drawings) -> str:
