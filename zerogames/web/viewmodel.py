@@ -155,16 +155,14 @@ def clock_face(
 
 def awaited(deadlines: tuple[tuple[int, float], ...], names: Sequence[str]) -> list[dict[str, Any]]:
     """Each awaited seat's deadline, soonest first, as the clock shows it."""
-    return [
-        {
-            "seat": seat,
-            "name": names[seat],
-            "until": round(until, 3),
-            "iso": datetime.fromtimestamp(until, UTC).isoformat(timespec="seconds"),
-            "shown": datetime.fromtimestamp(until, UTC).strftime("%H:%M:%S UTC"),
-        }
-        for seat, until in sorted(deadlines, key=lambda deadline: deadline[1])
-    ]
+    waiting = []
+    for seat, until in sorted(deadlines, key=lambda deadline: deadline[1]):
+        iso = datetime.fromtimestamp(until, UTC).isoformat(timespec="seconds")
+        # The time of day read off the ISO form ("2026-12-04T23:30:05+00:00"): strftime took as long.
+        shown = f"{iso[11:19]} UTC"
+        until = round(until, 3)
+        waiting.append({"seat": seat, "name": names[seat], "until": until, "iso": iso, "shown": shown})
+    return waiting
 
 
 def viewer_context() -> dict[str, Any]:
