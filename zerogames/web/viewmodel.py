@@ -33,6 +33,15 @@ class SeatInfo:
     rating: str | None = None  # at a ranked table
     away: bool = False  # marked away by the turn clock, or handed to a bot
 
+    def seen_by(self, its_player: bool) -> SeatInfo:
+        """The seat as its own player sees it ("you"), or as anyone else does: made directly, where
+        dataclasses.replace reads every field's definition first (a push makes one per viewer)."""
+        if self.you == its_player:
+            return self
+        return SeatInfo(
+            self.index, self.name, self.bot, self.connected, self.host, its_player, self.rating, self.away
+        )
+
 
 @dataclass(frozen=True)
 class RoomInfo:
@@ -94,7 +103,7 @@ def room_info(
     me = next((i for i, seat in enumerate(published.seats) if seat.uid == uid), None)
     seats = seen_seats(published) if seen is None else seen
     if me is not None:
-        seats = (*seats[:me], replace(seats[me], you=True), *seats[me + 1 :])
+        seats = (*seats[:me], seats[me].seen_by(its_player=True), *seats[me + 1 :])
     return RoomInfo(
         code,
         game_id,
@@ -197,7 +206,7 @@ NOBODY: dict[str, Any] = {"tab": {}, "my_name": None, "act_url": None}
 
 def as_spectator(room: RoomInfo) -> RoomInfo:
     """The room as someone watching sees it: no seat, no host's rights, nobody is "you"."""
-    seats = tuple(replace(seat, you=False) for seat in room.seats)
+    seats = tuple(seat.seen_by(its_player=False) for seat in room.seats)
     return replace(room, version=0, seq=0, me=None, is_host=False, seats=seats)
 
 
