@@ -14,7 +14,8 @@ class Drawings:
     A region drawn from the same inputs is the same HTML, so each is drawn once per distinct input:
     a region every viewer sees alike (the trick on the table) once per change for all of them, and a
     viewer's own regions again only when what they are drawn from changed. The inputs are kept as
-    JSON text, not as the views' own lists and dicts: strings are quick to compare and hash, and the
+    text (their repr, which tells apart every JSON-safe value a view holds, and is made quicker than
+    JSON), not as the views' own lists and dicts: strings are quick to compare and hash, and the
     garbage collector never has to walk them (a full collection over a heap of kept views stalls every
     table of the process). The drawings asked for least recently are dropped first.
 

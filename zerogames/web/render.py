@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -89,7 +88,7 @@ def render_regions(
         # What of the room a region may be drawn from: not its version, nor who is looking.
         seen = shared["seen seats"] = seen_seats(published)
         seats = [(seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away) for seat in seen]
-        shared["room"] = json.dumps([code, published.status, seats, published.options])
+        shared["room"] = repr([code, published.status, seats, published.options])
     room = room_info(code, game_id, published, who.uid, shared["seen seats"])
     drawn = Drawn({"room-version": version_input(room)}, {})
     if "spectator room" not in shared:
@@ -124,7 +123,7 @@ def render_regions(
         elif kept is not None:
             drawn.regions[name] = own_drawing(game_id, name, keys, context, own, kept)
         else:
-            source = f"{name} {json.dumps([*own, who.act_url])} {inputs(view, keys, published.at)}"
+            source = f"{name} {[*own, who.act_url]!r} {inputs(view, keys, published.at)}"
             drawn.regions[name] = drawing(game_id, name, source, keys, context, drawings)
     if published.status == "over":
         if "game-record" not in shared:
@@ -212,7 +211,7 @@ def own_drawing(
 
 
 def inputs(view: dict[str, Any], keys: tuple[str, ...], now: float) -> str:
-    return json.dumps([now if key == "now" else view.get(key) for key in keys])
+    return repr([now if key == "now" else view.get(key) for key in keys])
 
 
 def drawing(
@@ -249,7 +248,7 @@ def seat_lines(
                 key: public.value[key] == seat.index for key in lines.at
             }
             facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away]
-            figures.append((their, f"{name}-line {room.code} {json.dumps([facts, their])}"))
+            figures.append((their, f"{name}-line {room.code} {[facts, their]!r}"))
             everyone[f"{name}-{seat.index}"] = seat_line(game_id, name, seat, *figures[-1], drawings)
     if room.me is None:
         return everyone

@@ -8,7 +8,6 @@ the store when a page of theirs is drawn, and kept in the process for its live c
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from typing import Any
 
@@ -119,7 +118,7 @@ def said_region(
     ]
     mine = [said.n for said in heard if said.uid == who.uid and said.kind == "chat"]
     shown = [(seat.index, seat.name, said.n) for seat, said in bubbles]
-    source = json.dumps(["talk", room.code, [said.n for said in heard], shown, mine, who.tab])
+    source = repr(["talk", room.code, [said.n for said in heard], shown, mine, who.tab])
     drawings: Drawings = current_app.extensions["zerogames.drawings"]
     html = drawings.get(source)
     if html is None:

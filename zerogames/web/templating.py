@@ -83,7 +83,10 @@ class TemplateEnvironment(templating.Environment):
                 return obj[attribute]
             except KeyError:
                 pass
-        return super().getattr(obj, attribute)
+        try:
+            return getattr(obj, attribute)  # a seat's or a room's field: Jinja's own first try, inlined
+        except AttributeError:
+            return super().getattr(obj, attribute)
 
     @cached_property
     def flat_globals(self) -> dict[str, Any]:
