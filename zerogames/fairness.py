@@ -25,6 +25,7 @@ import hmac
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from zerogames.games import GAMES, IllegalAction
@@ -39,8 +40,10 @@ SECRET_HEX = 64  # 32 bytes
 CONTRIBUTION_HEX = range(16, 129)
 
 
+@lru_cache(maxsize=4096)
 def commitment(secret: str) -> str:
-    """What every seat is shown before the deal: SHA-256 of the secret's text, in hex."""
+    """What every seat is shown before the deal: SHA-256 of the secret's text, in hex (remembered for
+    the rooms playing: every change of a room publishes its next deal's commitment)."""
     return hashlib.sha256(secret.encode("ascii")).hexdigest()
 
 
