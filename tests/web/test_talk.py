@@ -200,6 +200,24 @@ def test_a_live_channel_pushes_what_is_said_and_who_was_muted_since_its_last_pus
         assert "first words" in pushed_talk()
 
 
+def test_a_player_who_sits_down_can_be_muted_from_a_channel_opened_before(player, registry):
+    """The talk controls a live channel keeps from push to push are drawn again when the seats change:
+    a player who joins, or whose seat a bot takes, is there to mute under their name."""
+    ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
+    code = create_room(ann, "zero_game")
+    join(bea, code)
+    room = registry.get(code)
+    with ann.application.test_request_context(f"/r/{code}"):
+        session[identity.GUEST] = uid_of(ann)
+        pusher = live.Pusher(code, room.game_id, viewmodel.viewer(code))
+        pusher.seed(room.published)
+        join(cal, code)
+        pushed = pusher.message(room.published)
+    assert '<section id="talk-controls"' in pushed, "the talk controls were not drawn again"
+    controls = region_of(pushed, "talk-controls")
+    assert "Mute Bea" in controls and "Mute Cal" in controls
+
+
 @pytest.mark.parametrize("game", list(TABLES))
 def test_a_word_is_shown_at_its_senders_seat_for_every_viewer_but_the_muter(player, registry, moment, game):
     code, ann, bea, cal = friends(player, game)

@@ -91,10 +91,11 @@ def kept_said_region(
     """What is said, for a live channel (`kept`) as its last push drew it while nothing it shows
     changed: the words (a move leaves them as they were), who of their senders the viewer muted and the
     seats' names. Compared as they are, so a push at a quiet table makes no text of them."""
-    talkers = muted & {said.uid for said in published.talk}
+    talkers = muted & {said.uid for said in published.talk} if muted else muted
     if kept is None:
         return said_region(published, room, who, talkers, web_registry().clock())
-    source = (published.talk, talkers, [(seat.index, seat.name) for seat in room.seats])
+    # The seats as published (a move leaves the same object): their names.
+    source = (published.talk, talkers, published.seats)
     last = kept.get("talk said")
     if last is None or last[0] != source:
         kept["talk said"] = last = (source, said_region(published, room, who, talkers, None))
@@ -134,12 +135,9 @@ def controls_region(
     """The viewer's own controls: to say something, mute a player, and the host's powers."""
     # Watchers the host may send away: in the lobby only.
     watching = watchers(room.code, published) if room.is_host and room.status == "lobby" else None
-    uids = [seat.uid for seat in published.seats]
-    seen = [(seat.name, seat.bot) for seat in room.seats]
     away = who.uid in published.kicked
     source = (
-        uids,
-        seen,
+        published.seats,  # who sits where, by name and bot (a move leaves the same object)
         room.me,
         room.is_host,
         published.chat,
@@ -158,7 +156,7 @@ def controls_region(
         "chat": published.chat,
         "sent_away": away,
         "muted": muted,
-        "uids": uids,
+        "uids": [seat.uid for seat in published.seats],
         "watchers": watching,
         "talk": talk,
         "levels": bots.LEVELS,
