@@ -28,8 +28,9 @@ SPECTATOR = 99
 
 
 def with_parts(text: str) -> str:
-    """A region's template with the site's shared table parts it imports (they read its view too)."""
-    for part in re.findall(r'\{% from "(room/_\w+\.html)" import', text):
+    """A region's template with the site's shared table parts it imports or extends (they read its
+    view too)."""
+    for part in re.findall(r'\{% (?:from|extends) "(room/_\w+\.html)"', text):
         text += (TEMPLATES.parent / part).read_text()
     return text
 
