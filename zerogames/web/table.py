@@ -113,8 +113,13 @@ def answer(room: Room, refusal: Refused | None = None, also: str = "") -> Respon
 
 def drawn_notice(refusal: Refused | None) -> str:
     """The page's notice: why its move was refused, or empty (the last one cleared). Drawn from the
-    message alone: every move is answered with one, so without Flask's page context."""
-    return current_app.jinja_env.draw("room/notice.html", {"message": refusal.reason if refusal else None})
+    message alone: every move is answered with one, so without Flask's page context; the empty one,
+    every accepted move's, is drawn once."""
+    environment = current_app.jinja_env
+    if refusal is None:
+        # As text: a Markup would escape the push added to it.
+        return str(environment.draw_once("room/notice.html", message=None))
+    return environment.draw("room/notice.html", {"message": refusal.reason})
 
 
 def attempt(room: Room, change, also=None) -> Response | Any:
