@@ -44,6 +44,12 @@ SECONDS_PER_ACTION = 1.0
 # The outside reference's seat, and its simulations a move.
 REFERENCE = "ismcts"
 REFERENCE_SIMULATIONS = 1000
+# The fair reference's seat: as many simulations a move in all, in searches of as many each on deals of
+# its own drawing.
+FAIR_REFERENCE = "fair-ismcts"
+FAIR_SEARCHES = 10
+FAIR_SIMULATIONS = REFERENCE_SIMULATIONS // FAIR_SEARCHES
+REFERENCES = (REFERENCE, FAIR_REFERENCE)
 # The one game the reference seat plays: the one whose bots name OpenSpiel's game of the same rules.
 ROUND_GAME = next(game for game, module in MODULES.items() if hasattr(module, "OPENSPIEL_GAME"))
 # A game that has not ended after this many actions is a bug, not a long game.
@@ -172,28 +178,88 @@ class OpenSpielSeat:
 
     def dealt(self, state: dict[str, Any]) -> Any:
         """A fresh `oh_hell` round with the engine's deal: its dealer, each hand, the trump card."""
-        players = state["players"]
-        cards = len(state["hands"][0])
-        rules = {"players": players, "num_tricks_fixed": cards}
-        game = self.pyspiel.load_game(MODULES[ROUND_GAME].OPENSPIEL_GAME, rules)
-        round_ = game.new_initial_state()
-        round_.apply_action(round_.chance_outcomes()[0][0])  # the number of tricks, fixed
-        round_.apply_action(state["dealer"])
-        # OpenSpiel deals card i to player i mod players.
-        for index in range(cards):
-            for seat in range(players):
-                round_.apply_action(spiel_card(state["hands"][seat][index]))
-        round_.apply_action(spiel_card(state["stock"][0]))
-        return round_
+        return spiel_round(self.pyspiel, state["dealer"], state["hands"], state["stock"][0])
 
     def choose(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
         if self.round.current_player() != self.seat:
             raise AssertionError("the reference round is out of step with the engine's")
-        action = self.bot.step(self.round)
-        wanted = (
-            {"type": "bid", "bid": action - 52} if action >= 52 else {"type": "play", "card": card_of(action)}
-        )
+        wanted = move_of(self.bot.step(self.round))
         return legal[legal.index(wanted)]
+
+
+class FairSeat:
+    """A seat played by OpenSpiel's ISMCTS that knows what its seat may know, and no more. At each
+    decision it draws the round's deal again `FAIR_SEARCHES` times, from every card the seat cannot see
+    and consistently with what it has seen (Hard's own dealing: the suits a seat lacks, the cards
+    played, the hand sizes), sets up an `oh_hell` round on each deal replaying the round's bids and plays
+    so far, searches each with `FAIR_SIMULATIONS` simulations and plays the move the searches visited
+    most in all. Each search draws the hidden hands again itself, from its deal's cards: these were
+    drawn fairly. Like a bot it sees the seat's views and remembers the round's tricks (Zero Game's
+    `Memory`); the engine's state it never reads."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        import pyspiel  # the `reference` extra: the site never needs it
+
+        self.seat = seat
+        self.pyspiel = pyspiel
+        self.module = MODULES[ROUND_GAME]
+        self.memory = self.module.Memory()
+        self.bot = pyspiel.ISMCTSBot(
+            seed,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            5.0,
+            FAIR_SIMULATIONS,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT,
+            False,
+            False,
+        )
+
+    def see(self, view: dict[str, Any]) -> None:
+        self.memory.see(view)
+
+    def deals(self, view: dict[str, Any], rng: random.Random) -> list[Any]:
+        """The `oh_hell` rounds to search: `FAIR_SEARCHES` deals drawn from what the seat has seen, each
+        replayed to now (fewer when a deal will not fit the suits the seats have shown they lack)."""
+        if not self.memory.whole:
+            raise AssertionError("the fair reference seat sat down mid-round")
+        deal = self.module.dealing_whole(view, self.memory)
+        played = self.memory.played(view)
+        first = (view["dealer"] + 1) % view["players"]
+        bidders = [(first + offset) % view["players"] for offset in range(view["players"])]
+        rounds = []
+        for _ in range(FAIR_SEARCHES):
+            hands = deal(rng)
+            if hands is None:
+                continue
+            round_ = spiel_round(self.pyspiel, view["dealer"], hands, view["trump"])
+            for bidder in bidders:
+                if view["bids"][bidder] is None:
+                    break
+                round_.apply_action(52 + view["bids"][bidder])
+            for who, card in played:
+                if round_.current_player() != who:
+                    raise AssertionError("a drawn round is out of step with the seat's view")
+                round_.apply_action(spiel_card(card))
+            if round_.current_player() != self.seat:
+                raise AssertionError("a drawn round is out of step with the seat's view")
+            rounds.append(round_)
+        return rounds
+
+    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The move most visited over the searches of the drawn deals (ties broken at random); Normal's
+        when no deal fitted."""
+        if len(legal) == 1:
+            return legal[0]
+        visits: dict[int, float] = {}
+        for round_ in self.deals(view, rng):
+            # Each search's visits a move, as a share of its root's: every search runs as many.
+            for action, share in self.bot.get_policy(round_):
+                visits[action] = visits.get(action, 0.0) + share
+        if not visits:
+            return self.module.normal(view, legal, self.memory, rng)
+        most = max(visits.values())
+        return move_of(rng.choice(sorted(action for action, count in visits.items() if count == most)))
 
 
 # OpenSpiel numbers a card rank * 4 + suit, its suits in the order clubs, diamonds, spades, hearts.
@@ -208,14 +274,43 @@ def card_of(action: int) -> str:
     return RANKS[action // 4] + SPIEL_SUITS[action % 4]
 
 
+def move_of(action: int) -> dict[str, Any]:
+    """The engine's move for an `oh_hell` action: bids are 52 and up, cards below."""
+    return {"type": "bid", "bid": action - 52} if action >= 52 else {"type": "play", "card": card_of(action)}
+
+
+def spiel_round(pyspiel: Any, dealer: int, hands: list[list[str]], trump: str) -> Any:
+    """A fresh `oh_hell` round of a deal: its dealer, each seat's hand as dealt, the trump card."""
+    players, cards = len(hands), len(hands[0])
+    rules = {"players": players, "num_tricks_fixed": cards}
+    game = pyspiel.load_game(MODULES[ROUND_GAME].OPENSPIEL_GAME, rules)
+    round_ = game.new_initial_state()
+    round_.apply_action(round_.chance_outcomes()[0][0])  # the number of tricks, fixed
+    round_.apply_action(dealer)
+    # OpenSpiel deals card i to player i mod players.
+    for index in range(cards):
+        for seat in range(players):
+            round_.apply_action(spiel_card(hands[seat][index]))
+    round_.apply_action(spiel_card(trump))
+    return round_
+
+
+def seat_for(rules: Game, level: str, seat: int, seed: int, budget: int | None) -> Any:
+    """A seat's player: one of the references (seeded by game and seat), or a bot of the level."""
+    if level == REFERENCE:
+        return OpenSpielSeat(seat, seed)
+    if level == FAIR_REFERENCE:
+        return FairSeat(seat, seed)
+    return Bot(rules.id, level, budget)
+
+
 def play_game(
     rules: Game, lineup: list[str], seed: int, options: dict[str, Any], budget: int | None, tallies: dict
 ) -> dict[str, Any]:
     """One game bot against bot; each seat's decisions are timed into its level's tally."""
     players = len(lineup)
     bots: list[Any] = [
-        OpenSpielSeat(seat, seed * players + seat) if level == REFERENCE else Bot(rules.id, level, budget)
-        for seat, level in enumerate(lineup)
+        seat_for(rules, level, seat, seed * players + seat, budget) for seat, level in enumerate(lineup)
     ]
     references = [bot for bot in bots if isinstance(bot, OpenSpielSeat)]
     rngs = [random.Random(f"{seed}/{seat}/{level}") for seat, level in enumerate(lineup)]
@@ -404,7 +499,7 @@ def progress_bar(done: int, total: int) -> None:
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m zerogames.sim", description=__doc__.split("\n")[0])
     parser.add_argument("game", choices=sorted(GAMES))
-    levels = ", ".join((*SIM_LEVELS, REFERENCE))
+    levels = ", ".join((*SIM_LEVELS, *REFERENCES))
     parser.add_argument("--seats", required=True, help=f"one level a seat, comma-separated: {levels}")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
@@ -417,7 +512,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     rules = GAMES[args.game]
     args.levels = args.seats.split(",")
-    known = (*SIM_LEVELS, REFERENCE) if hasattr(MODULES[args.game], "OPENSPIEL_GAME") else SIM_LEVELS
+    known = (*SIM_LEVELS, *REFERENCES) if hasattr(MODULES[args.game], "OPENSPIEL_GAME") else SIM_LEVELS
     unknown = [level for level in args.levels if level not in known]
     if unknown:
         parser.error(f"unknown level(s) {', '.join(unknown)}: choose from {', '.join(known)}")
