@@ -259,7 +259,8 @@ class FairSeat:
         if not visits:
             return self.module.normal(view, legal, self.memory, rng)
         most = max(visits.values())
-        return move_of(rng.choice(sorted(action for action, count in visits.items() if count == most)))
+        wanted = move_of(rng.choice(sorted(action for action, count in visits.items() if count == most)))
+        return legal[legal.index(wanted)]
 
 
 # OpenSpiel numbers a card rank * 4 + suit, its suits in the order clubs, diamonds, spades, hearts.
