@@ -11,13 +11,17 @@ p99 and the longest; and p99 in the thinking thread's CPU time, which other work
 does not inflate). A progress bar runs on stderr. `--jobs` plays deals in several processes at once:
 the same games, so the same figures (but the times).
 
-Zero Game also seats `ismcts`, an outside reference: OpenSpiel's information-set MCTS (1,000
-simulations a move, its own test settings) on its `oh_hell` game, which is a Zero Game round to the
-letter; it needs the `reference` extra (`pip install -e '.[reference]'`). It knows more than a seat
-may: OpenSpiel's `oh_hell` draws the hidden hands for its search from the cards really dealt to the
-other seats, shuffled among them, never from the rest of the deck, so it knows which of the cards its
-seat cannot see are in play (five seats of five cards: 20 of 46). With two levels in the lineup, a last
-line gives the paired difference of their mean scores, deal by deal, with its interval.
+Zero Game also seats two outside references, OpenSpiel's information-set MCTS on its `oh_hell` game,
+which is a Zero Game round to the letter; they need the `reference` extra (`pip install -e
+'.[reference]'`). `ismcts` searches 1,000 simulations a move (its own test settings), and knows more
+than a seat may: OpenSpiel's `oh_hell` draws the hidden hands for its search from the cards really
+dealt to the other seats, shuffled among them, never from the rest of the deck, so it knows which of
+the cards its seat cannot see are in play (five seats of five cards: 20 of 46). `fair-ismcts` knows
+what its seat has seen and no more: at each decision it draws 10 deals from every card its seat cannot
+see, consistently with what the seat has seen (Hard's own dealing: the suits a seat lacks, the cards
+played, the hand sizes), replays the round so far on each and searches each with 100 simulations
+(1,000 in all), playing the move its searches visited most in all. With two levels in the lineup, a
+last line gives the paired difference of their mean scores, deal by deal, with its interval.
 """
 
 from __future__ import annotations
@@ -459,7 +463,7 @@ def summary(game_id: str, level: str, tally: Tally) -> dict[str, Any]:
 def table(game_id: str, rows: list[dict[str, Any]]) -> str:
     bot = MODULES[game_id]
     name = bot.FIGURE
-    head = f"{'level':<8} {'games':>6} {'win rate':>9} {'95% interval':>15} {'mean score':>11} {name:>18}"
+    head = f"{'level':<11} {'games':>6} {'win rate':>9} {'95% interval':>15} {'mean score':>11} {name:>18}"
     head += f" {'95% interval':>15}"
     head += f" {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'cpu p99':>8}"
     for counted in bot.COUNTED:
@@ -469,7 +473,7 @@ def table(game_id: str, rows: list[dict[str, Any]]) -> str:
         low, high = row["win_rate_ci95"]
         figure_low, figure_high = row["figure_ci95"]
         line = (
-            f"{row['level']:<8} {row['games']:>6} {row['win_rate']:>9.1%} {f'{low:.1%}-{high:.1%}':>15}"
+            f"{row['level']:<11} {row['games']:>6} {row['win_rate']:>9.1%} {f'{low:.1%}-{high:.1%}':>15}"
             f" {row['mean_score']:>11.2f} {row['figure']:>18.2f} {f'{figure_low:.2f}-{figure_high:.2f}':>15}"
             f" {row['decision_ms_p50']:>8.2f}"
             f" {row['decision_ms_p99']:>8.2f} {row['decision_ms_max']:>8.1f}"
