@@ -20,8 +20,11 @@ the cards its seat cannot see are in play (five seats of five cards: 20 of 46). 
 what its seat has seen and no more: at each decision it draws 10 deals from every card its seat cannot
 see, consistently with what the seat has seen (Hard's own dealing: the suits a seat lacks, the cards
 played, the hand sizes), replays the round so far on each and searches each with 100 simulations
-(1,000 in all), playing the move its searches visited most in all. With two levels in the lineup, a
-last line gives the paired difference of their mean scores, deal by deal, with its interval.
+(1,000 in all), playing the move its searches visited most in all. OpenSpiel's search walks its
+moves in the order of a hash table seeded anew in each process, and breaks ties by that order: a
+reference's games are the same within one process but not from one run (or job) to the next. With two
+levels in the lineup, a last line gives the paired difference of their mean scores, deal by deal, with
+its interval.
 """
 
 from __future__ import annotations
