@@ -52,7 +52,10 @@ SECONDS_PER_ACTION = 1.0
 REFERENCE = "ismcts"
 REFERENCE_SIMULATIONS = 1000
 # The fair reference's seat: as many simulations a move in all, in searches of as many each on deals of
-# its own drawing.
+# its own drawing (about 18 ms of CPU a decision, 0.4 of them drawing and replaying the deals). Five
+# players, five-card rounds, 1,000 each (seed 0): among four random players it made 71.8% of its bids
+# (ismcts 81.9%, Hard 73.1%); Hard's points a round less its were +0.30 (95% interval +0.01 to +0.58)
+# with Hard among four of it, and +0.27 (+0.00 to +0.53) with it among four Hards.
 FAIR_REFERENCE = "fair-ismcts"
 FAIR_SEARCHES = 10
 FAIR_SIMULATIONS = REFERENCE_SIMULATIONS // FAIR_SEARCHES
