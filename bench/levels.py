@@ -2,8 +2,11 @@
 
 For every game, three lineups, each one level on its own against the weaker one in every other seat
 (a team game: one team against the other): Hard among Normal, Normal among Easy, Hard among Easy. For
-Zero Game, also its rounds of five cards against the outside reference (OpenSpiel's ISMCTS, see
-zerogames/sim.py): Hard among random players, Hard among ISMCTS seats and ISMCTS among Hards.
+Zero Game, also its rounds of five cards against the outside references (OpenSpiel's ISMCTS, see
+zerogames/sim.py): Hard among random players, Hard among ISMCTS seats and ISMCTS among Hards (the
+reference that knows which unseen cards are in play), then Hard among fair ISMCTS seats, fair ISMCTS
+among Hards and fair ISMCTS among random players (the reference that draws the hidden hands from every
+card its seat cannot see, as Hard does).
 Deals are duplicated and seats rotated as in the simulator, so a lineup's games are a multiple of its
 seats. Per lineup: the lone level's win share with its 95% interval, the game's own figure for it and
 for the rest, the paired difference of their final scores by deal (turned round where the lowest
@@ -35,7 +38,14 @@ from zerogames.games import GAMES, Game
 # Each level on its own against the weaker one.
 LEVEL_LINEUPS = (("hard", "normal"), ("normal", "easy"), ("hard", "easy"))
 # Zero Game's rounds against the reference: five players, five cards.
-REFERENCE_LINEUPS = (("hard", "random"), ("hard", sim.REFERENCE), (sim.REFERENCE, "hard"))
+REFERENCE_LINEUPS = (
+    ("hard", "random"),
+    ("hard", sim.REFERENCE),
+    (sim.REFERENCE, "hard"),
+    ("hard", sim.FAIR_REFERENCE),
+    (sim.FAIR_REFERENCE, "hard"),
+    (sim.FAIR_REFERENCE, "random"),
+)
 REFERENCE_OPTIONS = {"schedule": [5]}
 REFERENCE_PLAYERS = 5
 
@@ -101,7 +111,7 @@ def line(result: dict[str, Any]) -> str:
     low, high = result["difference_ci"]
     better = "yes" if result["better"] else "no"
     return (
-        f"{result['game']:<11} {result['lineup']:<24} {result['games']:>6}"
+        f"{result['game']:<11} {result['lineup']:<31} {result['games']:>6}"
         f" {result['win']:>7.1%} {f'{win_low:.1%}-{win_high:.1%}':>13}"
         f" {result['figure']:>9.2f} {f'{figure_low:.2f}-{figure_high:.2f}':>13} {result['rest_figure']:>9.2f}"
         f" {result['difference']:>+8.2f} {f'{low:+.2f}..{high:+.2f}':>14} {better:>6}"
@@ -111,7 +121,7 @@ def line(result: dict[str, Any]) -> str:
 
 
 HEAD = (
-    f"{'game':<11} {'lineup':<24} {'games':>6} {'wins':>7} {'95%':>13} {'figure':>9} {'95%':>13}"
+    f"{'game':<11} {'lineup':<31} {'games':>6} {'wins':>7} {'95%':>13} {'figure':>9} {'95%':>13}"
     f" {'rest':>9} {'points':>8} {'95%':>14} {'better':>6} {'cpu p99':>8} {'p99 ms':>8} {'max ms':>8}"
     f" {'seconds':>7}"
 )

@@ -189,3 +189,80 @@ def test_the_reference_seat_draws_the_hidden_hands_from_the_cards_really_dealt()
         dealt = drawn.history()[2:27]
         others = {card for index, card in enumerate(dealt) if index % 5 != 0}
         assert others == in_play
+
+
+def fair_seat_at(seed: int, moves: int) -> tuple[dict, sim.FairSeat, sim.OpenSpielSeat]:
+    """A five-card round of five players played at random for `moves` moves, then the fair reference in
+    the seat whose turn it is, shown every view of its seat since the deal; beside it the leaky
+    reference of the same seat, whose round is the true one."""
+    rules = GAMES["zero_game"]
+    state = rules.new_game(5, seed, {"schedule": [5]})
+    rng = random.Random(seed)
+    views = []
+    for _ in range(moves):
+        views.append(state)
+        seat = state["turn"]
+        state = rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+    views.append(state)
+    me = state["turn"]
+    fair, leaky = sim.FairSeat(me, seed), sim.OpenSpielSeat(me, seed)
+    for seen in views:
+        fair.see(rules.view(seen, me))
+        leaky.follow(seen)
+    return state, fair, leaky
+
+
+def test_the_fair_reference_seat_draws_the_hidden_hands_from_every_card_it_cannot_see():
+    """The mirror of the leak above: the fair seat deals the other seats from all 46 cards its seat
+    cannot see before a card is played, so about 26 in 46 of the cards it deals them are out of play."""
+    pytest.importorskip("pyspiel")
+    state, fair, _ = fair_seat_at(4, 0)
+    me = fair.seat
+    view = GAMES["zero_game"].view(state, me)
+    in_play = {card for seat, hand in enumerate(state["hands"]) if seat != me for card in hand}
+    rng = random.Random(1)
+    outside = dealt = 0
+    for _ in range(20):
+        for drawn in fair.deals(view, rng):
+            cards = [sim.card_of(card) for card in drawn.history()[2:27]]
+            assert sorted(cards[me::5]) == sorted(state["hands"][me])
+            others = {card for index, card in enumerate(cards) if index % 5 != me}
+            assert len(others) == 20 and not others & {*state["hands"][me], state["stock"][0]}
+            outside += len(others - in_play)
+            dealt += len(others)
+    assert dealt == 20 * sim.FAIR_SEARCHES * 20
+    assert outside / dealt == pytest.approx(26 / 46, abs=0.03)
+
+
+def test_the_fair_reference_seat_replays_the_round_it_saw_on_every_deal_it_draws():
+    """Mid-round, each drawn round is the seat's own information state to the letter (its hand, the
+    bids, every card played, in order) and no seat is dealt a suit it has shown it lacks."""
+    pytest.importorskip("pyspiel")
+    voids = 0
+    for seed in range(6):
+        state, fair, leaky = fair_seat_at(seed, 5 + 7 + seed)
+        me = fair.seat
+        view = GAMES["zero_game"].view(state, me)
+        lacking = fair.memory.voids(view)
+        voids += sum(len(suits) for suits in lacking.values())
+        drawn = fair.deals(view, random.Random(seed))
+        assert len(drawn) == sim.FAIR_SEARCHES
+        for round_ in drawn:
+            assert round_.information_state_string(me) == leaky.round.information_state_string(me)
+            hands = [[sim.card_of(card) for card in round_.history()[2:27][seat::5]] for seat in range(5)]
+            played = {card for _, card in fair.memory.played(view)}
+            for seat, suits in lacking.items():
+                assert not [card for card in hands[seat] if card not in played and card[1] in suits]
+    assert voids  # some seat did show it lacks a suit
+
+
+def test_the_fair_reference_seat_plays_whole_zero_game_games():
+    """Seated from the command line, it plays its rounds' moves from its views to the game's end."""
+    pytest.importorskip("pyspiel")
+    rows = sim.simulate(
+        "zero_game", ["fair-ismcts", "random", "random"], 3, seed=2, options={"schedule": [4, 2, 3]}
+    )
+    assert [row["games"] for row in rows] == [3, 6]
+    assert rows[0]["mean_score"] > rows[1]["mean_score"]
+    args = sim.arguments(["zero_game", "--seats", "fair-ismcts,hard,ismcts"])
+    assert args.levels == ["fair-ismcts", "hard", "ismcts"]

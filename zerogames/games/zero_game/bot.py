@@ -302,11 +302,9 @@ def sample_round(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
     round replayed to now with the engine. A one-round game, so its score is this round's points."""
     seat, players, dealt = view["seat"], view["players"], view["cards_dealt"]
     played = memory.played(view)
-    hands = deal_unseen(view, memory, rng)
+    hands = dealing_whole(view, memory)(rng)
     if hands is None:
         return None
-    for who, card in played:
-        hands[who].append(card)
     first = (view["dealer"] + 1) % players
     deck: list[str] = [""] * (players * dealt)
     for offset in range(players):
@@ -334,9 +332,21 @@ def sample_round(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
 DEAL_TRIES = 8
 
 
-def deal_unseen(view: dict[str, Any], memory: Memory, rng: random.Random) -> Hands | None:
-    """The other seats' hands drawn from the unseen cards (`dealing`), once."""
-    return dealing(view, memory)(rng)
+def dealing_whole(view: dict[str, Any], memory: Memory) -> Callable[[random.Random], Hands | None]:
+    """A dealer of the round's hands as they may have been dealt: the other seats' hands drawn from the
+    unseen cards (`dealing`), every seat's with the cards it has played since put back (its own too).
+    Normal's deals start from it, and so does the simulator's fair reference seat."""
+    deal = dealing(view, memory)
+    played = memory.played(view)
+
+    def deal_whole(rng: random.Random) -> Hands | None:
+        hands = deal(rng)
+        if hands is not None:
+            for who, card in played:
+                hands[who].append(card)
+        return hands
+
+    return deal_whole
 
 
 def dealing(view: dict[str, Any], memory: Memory) -> Callable[[random.Random], Hands | None]:
