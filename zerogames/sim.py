@@ -161,16 +161,8 @@ class OpenSpielSeat:
 
         self.seat = seat
         self.pyspiel = pyspiel
-        self.bot = pyspiel.ISMCTSBot(
-            seed,
-            pyspiel.RandomRolloutEvaluator(1, seed),
-            5.0,
-            REFERENCE_SIMULATIONS,
-            -1,
-            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-            False,
-            False,
-        )
+        policy = pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
+        self.bot = ismcts_bot(pyspiel, seed, REFERENCE_SIMULATIONS, policy)
         self.shuffles = -1
         self.round: Any = None
         self.last: Any = None
@@ -197,6 +189,13 @@ class OpenSpielSeat:
         return legal[legal.index(wanted)]
 
 
+def ismcts_bot(pyspiel: Any, seed: int, simulations: int, final_policy: Any) -> Any:
+    """OpenSpiel's ISMCTS with its own test settings (random rollouts, UCT constant 5, no limit on
+    the world samples kept), `simulations` a move, choosing by `final_policy`."""
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.ISMCTSBot(seed, evaluator, 5.0, simulations, -1, final_policy, False, False)
+
+
 class FairSeat:
     """A seat played by OpenSpiel's ISMCTS that knows what its seat may know, and no more. At each
     decision it draws the round's deal again `FAIR_SEARCHES` times, from every card the seat cannot see
@@ -214,15 +213,8 @@ class FairSeat:
         self.pyspiel = pyspiel
         self.module = MODULES[ROUND_GAME]
         self.memory = self.module.Memory()
-        self.bot = pyspiel.ISMCTSBot(
-            seed,
-            pyspiel.RandomRolloutEvaluator(1, seed),
-            5.0,
-            FAIR_SIMULATIONS,
-            -1,
-            pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT,
-            False,
-            False,
+        self.bot = ismcts_bot(
+            pyspiel, seed, FAIR_SIMULATIONS, pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
         )
 
     def see(self, view: dict[str, Any]) -> None:
