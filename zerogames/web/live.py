@@ -25,6 +25,7 @@ from flask import Blueprint, abort, current_app, g, request
 from flask_sock import Sock
 from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
+from wsproto.frame_protocol import Opcode, RsvBits
 
 from zerogames import metrics
 from zerogames.rooms import Published, Subscriber
@@ -49,28 +50,18 @@ class LightDeflate(PerMessageDeflate):
 
     def frame_outbound(self, proto: Any, opcode: Any, rsv: Any, data: bytes, fin: bool) -> Any:
         if self._compressor is None and self._compressible_opcode(opcode):
-            self._compressor = self.light_compressor(proto.client)
+            bits = self.client_max_window_bits if proto.client else self.server_max_window_bits
+            self._compressor = zlib.compressobj(1, zlib.DEFLATED, -int(bits), 2)
         return super().frame_outbound(proto, opcode, rsv, data, fin)
-
-    def light_compressor(self, client: bool) -> Any:
-        bits = self.client_max_window_bits if client else self.server_max_window_bits
-        return zlib.compressobj(1, zlib.DEFLATED, -int(bits), 2)
-
-    def compressed(self, payload: bytes) -> bytes:
-        """A whole message's payload compressed, as frame_outbound makes it for a final frame."""
-        if self._compressor is None:
-            self._compressor = self.light_compressor(client=False)
-        data = self._compressor.compress(payload) + self._compressor.flush(zlib.Z_SYNC_FLUSH)
-        if self.server_no_context_takeover:
-            self._compressor = None
-        return data[:-4]  # the flush's empty block, which the receiver adds back (RFC 7692 7.2.1)
 
 
 # simple-websocket offers wsproto's extension by this module-level name when a socket opens.
 simple_websocket.ws.PerMessageDeflate = LightDeflate
 
-# A text message's first header byte, whole (FIN) and, when compressed, marked so (RSV1).
+# A text message's first header byte, whole (FIN) and, when compressed, marked so (RSV1); the
+# reserved bits as a frame starts with them, before an extension sets its own.
 TEXT, COMPRESSED = 0x81, 0x40
+UNSET = RsvBits(False, False, False)
 
 
 def send(ws: Any, text: str) -> None:
@@ -81,10 +72,12 @@ def send(ws: Any, text: str) -> None:
     if not ws.connected or connection is None or connection.state is not ConnectionState.OPEN:
         ws.send(text)  # closed or closing: simple-websocket and wsproto say so
         return
-    payload, first = text.encode(), TEXT
-    for extension in connection._proto.extensions:
+    proto, payload, first = connection._proto, text.encode(), TEXT
+    for extension in proto.extensions:
         if isinstance(extension, LightDeflate):
-            payload, first = extension.compressed(payload), TEXT | COMPRESSED
+            # The extension's own compression of a final frame, in the socket's own context.
+            _, payload = extension.frame_outbound(proto, Opcode.TEXT, UNSET, payload, True)
+            first |= COMPRESSED
     length = len(payload)
     if length < 126:
         header = bytes((first, length))
