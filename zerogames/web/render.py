@@ -242,7 +242,8 @@ def seat_lines(
     together once per change; a player's own line is put in its place."""
     everyone = shared.get(name)
     if everyone is None:
-        everyone, figures = shared[name], shared[(name, "figures")] = {}, []
+        everyone = shared[name] = {}
+        figures = shared[(name, "figures")] = []
         for seat in shared["seen seats"]:
             their = {key: public.value[key][seat.index] for key in lines.each} | {
                 key: public.value[key] == seat.index for key in lines.at

@@ -117,8 +117,7 @@ def drawn_notice(refusal: Refused | None) -> str:
     every accepted move's, is drawn once."""
     environment = current_app.jinja_env
     if refusal is None:
-        # As text: a Markup would escape the push added to it.
-        return str(environment.draw_once("room/notice.html", message=None))
+        return environment.draw_once("room/notice.html", message=None)
     return environment.draw("room/notice.html", {"message": refusal.reason})
 
 

@@ -114,17 +114,17 @@ class TemplateEnvironment(templating.Environment):
         return super().get_template(name, parent, globals)
 
     @cached_property
-    def pieces(self) -> dict[tuple[Any, ...], Markup]:
+    def pieces(self) -> dict[tuple[Any, ...], str]:
         return {}
 
-    def draw_once(self, name: str, **facts: Any) -> Markup:
+    def draw_once(self, name: str, **facts: Any) -> str:
         """A small piece (a card's button) drawn from `facts` alone, once per process for each set of
         them: a region made of dozens of such pieces joins them instead of drawing each again. The
         facts must be few in their combinations (a card, whether it is lit), for every set is kept."""
         key = (name, *facts.items())
         piece = None if self.auto_reload else self.pieces.get(key)
         if piece is None:
-            piece = self.pieces[key] = Markup(self.draw(name, facts))
+            piece = self.pieces[key] = self.draw(name, facts)
         return piece
 
     def draw(self, name: str, context: dict[str, Any]) -> str:

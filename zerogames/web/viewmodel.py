@@ -169,8 +169,8 @@ def awaited(deadlines: tuple[tuple[int, float], ...], names: Sequence[str]) -> l
         iso = datetime.fromtimestamp(until, UTC).isoformat(timespec="seconds")
         # The time of day read off the ISO form ("2026-12-04T23:30:05+00:00"): strftime took as long.
         shown = f"{iso[11:19]} UTC"
-        until = round(until, 3)
-        waiting.append({"seat": seat, "name": names[seat], "until": until, "iso": iso, "shown": shown})
+        seen = {"seat": seat, "name": names[seat], "until": round(until, 3), "iso": iso, "shown": shown}
+        waiting.append(seen)
     return waiting
 
 
@@ -255,7 +255,7 @@ def card_buttons(
     Each button is drawn once per process (room/_card_button.html) and the hand joins them: a hand is
     drawn for two seats at every move, and a template's loop over its cards cost a dozen calls a card."""
     at_rest = not lit
-    return Markup("").join(
+    drawn = (
         environment.draw_once(
             "room/_card_button.html",
             card=card,
@@ -265,6 +265,7 @@ def card_buttons(
         )
         for card in hand
     )
+    return Markup("".join(drawn))
 
 
 @lru_cache(maxsize=4096)
