@@ -13,10 +13,14 @@ process, so no multiprocess mode is needed.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import math
+import threading
 import time
 import traceback
 from collections import Counter as Tally
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -28,7 +32,8 @@ from prometheus_client import (
     ProcessCollector,
     disable_created_metrics,
 )
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.utils import floatToGoString
 
 if TYPE_CHECKING:
     from zerogames.rooms import Room, RoomRegistry
@@ -75,11 +80,53 @@ POST_SECONDS = Histogram(
     buckets=LATENCY,
     registry=None,
 )
-PUSH_SECONDS = Histogram(
+
+
+class QuickHistogram:
+    """A histogram without labels, for what happens at every push: an observation is one append to a
+    deque, which needs no lock (prometheus_client's Histogram takes two locks an observation, gevent's
+    under the worker: a fortieth of a push's CPU). The observations are sorted into their buckets when
+    the figures are scraped, or once many wait."""
+
+    # Observations left waiting at most: a few thousand floats, sorted in a millisecond or two.
+    WAITING = 4096
+
+    def __init__(self, name: str, documentation: str, buckets: tuple[float, ...]) -> None:
+        self.name, self.documentation = name, documentation
+        self.bounds = (*buckets, math.inf)
+        self.counts = [0] * len(self.bounds)
+        self.sum = 0.0
+        self.waiting: deque[float] = deque()
+        self.sorting = threading.Lock()
+
+    def observe(self, amount: float) -> None:
+        self.waiting.append(amount)
+        if len(self.waiting) > self.WAITING:
+            self.sort()
+
+    def sort(self) -> None:
+        """Each waiting observation counted in the first bucket whose bound it does not pass."""
+        with self.sorting:
+            for _ in range(len(self.waiting)):
+                amount = self.waiting.popleft()
+                self.counts[bisect.bisect_left(self.bounds, amount)] += 1
+                self.sum += amount
+
+    def collect(self) -> Iterator[Metric]:
+        self.sort()
+        with self.sorting:
+            running, buckets = 0, []
+            for bound, count in zip(self.bounds, self.counts, strict=True):
+                running += count
+                buckets.append((floatToGoString(bound), running))
+            total = self.sum
+        yield HistogramMetricFamily(self.name, self.documentation, buckets=buckets, sum_value=total)
+
+
+PUSH_SECONDS = QuickHistogram(
     "zerogames_push_seconds",
     "From a room's change (or the channel's opening, if later) to its push written to a live channel",
-    buckets=LATENCY,
-    registry=None,
+    LATENCY,
 )
 BOT_SECONDS = Histogram(
     "zerogames_bot_decision_seconds",

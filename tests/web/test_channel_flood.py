@@ -37,10 +37,7 @@ HELD_UP = 2  # seconds no answer may take: on a machine busy with other tests, a
 def server(tmp_path) -> Iterator[Server]:
     # Every watcher of the flood watches the friends' table: its pushes go to all of them. The flood's
     # sockets read nothing, so they answer no ping: the pings wait longer than the test takes.
-    settings = (
-        f"{{'LIVE_CHANNELS': {CAP}, 'SPECTATORS_PER_ROOM': {FLOOD}, "
-        "'SOCKET_PING_EVERY': 60}"
-    )
+    settings = f"{{'LIVE_CHANNELS': {CAP}, 'SPECTATORS_PER_ROOM': {FLOOD}, 'SOCKET_PING_EVERY': 60}}"
     live = Server(tmp_path / "zerogames.db", app=f"app:create_app({settings})")
     live.start()
     yield live

@@ -8,9 +8,11 @@ import logging
 import sqlite3
 
 import pytest
+from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.web.conftest import act, create_room, started_with_bots, wait_until, with_bots
+from zerogames import metrics
 from zerogames.games.cards import STANDARD_DECK, card_name, short_name
 from zerogames.store.connection import Unavailable
 
@@ -227,3 +229,21 @@ def test_a_page_whose_database_read_failed_counts_as_a_database_error(
         - figure(before, "zerogames_database_errors_total", **error)
         == 1
     )
+
+
+def test_the_push_histogram_reads_as_prometheus_own_histogram_would():
+    """The pushes' histogram, kept without locks, scrapes as prometheus_client's Histogram of the same
+    observations: bounds included in their bucket, the largest in +Inf, the many that wait sorted."""
+    quick = metrics.QuickHistogram("zerogames_test_seconds", "A test", metrics.LATENCY)
+    plain = Histogram("zerogames_test_seconds", "A test", buckets=metrics.LATENCY, registry=None)
+    amounts = [0.0, 0.001, 0.0011, 0.05, 5.0, 7.5] + [n / 1000 for n in range(quick.WAITING + 10)]
+    for amount in amounts:
+        quick.observe(amount)
+        plain.observe(amount)
+    scraped = []
+    for histogram in (quick, plain):
+        registry = CollectorRegistry()
+        registry.register(histogram)
+        scraped.append(generate_latest(registry).decode())
+    assert scraped[0] == scraped[1]
+    assert f"zerogames_test_seconds_count {float(len(amounts))}" in scraped[0]

@@ -23,26 +23,36 @@ class Drawings:
     is worked out once per change, by whichever viewer's push comes first, and kept as text.
     """
 
+    # Drawings kept: up to SIZE in all, in two generations of SIZE / 2.
     SIZE = 8192
     CHANGES = 128
 
-    # No lock: every step below is one call into a C-level OrderedDict method, which holds Python's
-    # lock throughout, so a thread (`flask run`) or greenlet never sees the memo half changed; a
-    # drawing taken out by another thread between two steps is at worst drawn again. (A lock here,
-    # gevent's under the worker, cost more than the look-ups it guarded: a push makes several.)
+    # No lock: every step below is one call into a C-level dict method, which holds Python's lock
+    # throughout, so a thread (`flask run`) or greenlet never sees the memo half changed; a drawing
+    # taken out by another thread between two steps is at worst drawn again. (A lock here, gevent's
+    # under the worker, cost more than the look-ups it guarded: a push makes several.)
     def __init__(self) -> None:
-        self.entries: OrderedDict[str, str] = OrderedDict()
+        # The drawings put or asked for since the last turn of generations, and those of the one
+        # before: a look-up is one or two plain dict gets, where keeping the drawings in the order
+        # they were last asked for (an OrderedDict) cost a removal and an insertion at every hit.
+        self.young: dict[str, str] = {}
+        self.old: dict[str, str] = {}
         self.changes: OrderedDict[tuple[str, int, float], dict[str, Any]] = OrderedDict()
 
     def get(self, source: str) -> str | None:
-        html = self.entries.pop(source, None)
-        if html is not None:
-            self.entries[source] = html  # now the last to be dropped
+        html = self.young.get(source)
+        if html is None:
+            html = self.old.get(source)
+            if html is not None:
+                self.put(source, html)  # asked for again: kept through the next turn
         return html
 
     def put(self, source: str, html: str) -> None:
-        self.entries[source] = html
-        forget_the_oldest(self.entries, self.SIZE)
+        young = self.young
+        young[source] = html
+        if len(young) >= self.SIZE // 2:
+            # A turn of generations: the drawings not asked for since the last one are dropped.
+            self.old, self.young = young, {}
 
     def shared(self, code: str, published: Published) -> dict[str, Any]:
         """The memo of one change of one room, for every viewer of it."""
