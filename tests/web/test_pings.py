@@ -12,6 +12,7 @@ import websocket
 
 from e2e.conftest import Server
 from tests.web.test_limits import channel, new_room
+from zerogames.web import live
 
 PING_EVERY = 2  # seconds (SOCKET_PING_EVERY), against 25 on the site
 
@@ -61,3 +62,32 @@ def ended_with(ws: websocket.WebSocket) -> bytes:
     while chunk := ws.sock.recv(65536):
         written += chunk
     return written[-len(CLOSED_UNANSWERED) :]
+
+
+class Written:
+    """A channel as the heartbeat sees it, open and answering its pings: the frames written to it."""
+
+    def __init__(self) -> None:
+        self.connected, self.pong_received, self.sock = True, True, self
+        self.frames: list[bytes] = []
+
+    def send(self, frame: bytes, _flags: int = 0) -> int:
+        self.frames.append(frame)
+        return len(frame)
+
+
+def test_a_channel_just_pushed_to_skips_a_heartbeat_but_never_its_ping():
+    heartbeat = live.Heartbeat()
+    heartbeat.beating = True  # no loop of its own: the test beats it
+    quiet, busy, pinged = Written(), Written(), Written()
+    heartbeat.add(quiet, 25 * live.HEARTBEAT_EVERY)
+    heartbeat.add(busy, 25 * live.HEARTBEAT_EVERY)
+    heartbeat.add(pinged, 2 * live.HEARTBEAT_EVERY)
+    for pushed_to in (busy, pinged):
+        heartbeat.pushed(pushed_to)
+    heartbeat.beat_once()
+    assert (quiet.frames, busy.frames, pinged.frames) == ([live.HEARTBEAT_FRAME], [], [])
+    heartbeat.pushed(pinged)
+    heartbeat.beat_once()  # nothing pushed to `busy` since the last beat: it hears this one
+    assert (quiet.frames, busy.frames) == ([live.HEARTBEAT_FRAME] * 2, [live.HEARTBEAT_FRAME])
+    assert pinged.frames == [live.PING_FRAME]

@@ -128,7 +128,9 @@ class Heartbeat:
     """One beat a second on every open live channel, and a ping now and then, from one loop for the
     whole process: a prebuilt frame written straight to each socket, which costs next to nothing (a
     ping from the socket's own reader, as simple-websocket makes it, costs a frame built and a timer
-    around every read of every socket; a heartbeat is one system call).
+    around every read of every socket; a heartbeat is one system call). A channel sent a push since
+    the last beat has just heard from the server: its beat is skipped (at a busy table, most are),
+    so it still hears something at least every two beats.
 
     In the gevent worker `threading` is patched, so the loop is a greenlet of the event loop, not a
     thread: its write never lands inside a push's frame, which is written by one send call (greenlets
@@ -136,8 +138,9 @@ class Heartbeat:
     a thread, writing unlocked beside the handler as simple-websocket's own reader does (its pongs)."""
 
     def __init__(self) -> None:
-        # Each socket, with the beats left until its next ping and the beats between two pings.
-        self.sockets: dict[Any, list[int]] = {}
+        # Each socket, with the beats left until its next ping, the beats between two pings, and
+        # whether it was sent a push since the last beat.
+        self.sockets: dict[Any, list[Any]] = {}
         self.lock = threading.Lock()
         self.beating = False
 
@@ -145,7 +148,7 @@ class Heartbeat:
         """Beat on `ws`, and ping it every `ping_every` seconds (SOCKET_PING_EVERY)."""
         beats = max(1, round(ping_every / HEARTBEAT_EVERY))
         with self.lock:
-            self.sockets[ws] = [beats, beats]
+            self.sockets[ws] = [beats, beats, False]
             if not self.beating:
                 self.beating = True
                 threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
@@ -154,22 +157,32 @@ class Heartbeat:
         with self.lock:
             self.sockets.pop(ws, None)
 
+    def pushed(self, ws: Any) -> None:
+        """`ws` was sent a push: it needs no beat until the next one."""
+        pinging = self.sockets.get(ws)
+        if pinging is not None:
+            pinging[2] = True
+
     def beat(self) -> None:
         while True:
             time.sleep(HEARTBEAT_EVERY)
-            with self.lock:
-                sockets = list(self.sockets.items())
-            for first in range(0, len(sockets), BEATS_AT_ONCE):
-                for ws, pinging in sockets[first : first + BEATS_AT_ONCE]:
-                    pinging[0] -= 1
-                    if pinging[0] > 0:
-                        beat(ws)
-                    else:
-                        pinging[0] = pinging[1]
-                        ping(ws)
-                # A turn of the loop, its sockets and timers (a move, a push) polled: sleep(0) would
-                # hand over only to greenlets already woken.
-                time.sleep(0.001)
+            self.beat_once()
+
+    def beat_once(self) -> None:
+        with self.lock:
+            sockets = list(self.sockets.items())
+        for first in range(0, len(sockets), BEATS_AT_ONCE):
+            for ws, pinging in sockets[first : first + BEATS_AT_ONCE]:
+                pinging[0] -= 1
+                if pinging[0] <= 0:
+                    pinging[0] = pinging[1]
+                    ping(ws)
+                elif not pinging[2]:
+                    beat(ws)
+                pinging[2] = False
+            # A turn of the loop, its sockets and timers (a move, a push) polled: sleep(0) would
+            # hand over only to greenlets already woken.
+            time.sleep(0.001)
 
 
 def beat(ws: Any, frame: bytes = HEARTBEAT_FRAME) -> bool:
@@ -397,6 +410,7 @@ def live(ws, code: str) -> None:
             pushed = pusher.message(published) if published.seq > pusher.seq else ""
             if said or pushed:
                 send(ws, said + pushed)
+                HEARTBEAT.pushed(ws)
                 said = ""
             if pushed:
                 metrics.pushed(max(published.at, opened))
