@@ -8,7 +8,7 @@ exactly as they were, and a page or a timer reading them never sees half a chang
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from zerogames.clock import AWAY_AFTER
@@ -77,6 +77,17 @@ class Facts:
     def rules(self) -> Game:
         return GAMES[self.game_id]
 
+    def but(self, **changes: Any) -> Facts:
+        """These facts with `changes`, as dataclasses.replace makes them, a few times quicker: replace
+        reads every field's definition and passes each through __init__, and a move makes four copies
+        of the facts. (No field has a default worked out at init, nor a check of its own.)"""
+        if not changes.keys() <= FIELDS:
+            raise TypeError(f"Facts have no field {', '.join(sorted(changes.keys() - FIELDS))}")
+        after = object.__new__(Facts)
+        after.__dict__.update(self.__dict__)
+        after.__dict__.update(changes)
+        return after
+
     def seat_of(self, uid: str | None) -> int | None:
         if uid is None:
             return None
@@ -115,6 +126,9 @@ class Facts:
             self.ranked,
             self.secret,
         )
+
+
+FIELDS = frozenset(field.name for field in fields(Facts))
 
 
 def deserted(facts: Facts, connected: frozenset[str]) -> bool:

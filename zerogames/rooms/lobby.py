@@ -38,7 +38,7 @@ from .play import taken_back
 
 def seats_changed(facts: Facts, context: Context, answer: Any = None, **changes: Any) -> Decision:
     """A change of the lobby's seats or options: the room's row rewritten, its ratings shown anew."""
-    after = ranked.with_ratings(replace(facts, **changes), context.store)
+    after = ranked.with_ratings(facts.but(**changes), context.store)
     return Decision(after, (SaveRoom(),), answer)
 
 
@@ -197,8 +197,7 @@ def dealt(facts: Facts, command: Deal, context: Context) -> Verdict:
         state = rules.new_game(players, seed, options)
     except ValueError as bad:
         return Refusal(f"Those options do not work: {bad}.")
-    after = replace(
-        facts,
+    after = facts.but(
         game_no=facts.game_no + 1,
         seed=seed,
         state=state,
@@ -229,7 +228,7 @@ def rematch(facts: Facts, command: Rematch, context: Context) -> Verdict:
         return Refusal("Only a player at the table can start the next game.")
     options = facts.rules.rematch_options(facts.state, dict(facts.options))
     seats = facts.seats if options != facts.options else rotated(facts.seats)
-    return dealt(replace(facts, options=options, seats=seats), command, context)
+    return dealt(facts.but(options=options, seats=seats), command, context)
 
 
 def rotated(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:

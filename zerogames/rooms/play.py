@@ -61,7 +61,7 @@ def act(facts: Facts, command: Act, context: Context) -> Verdict:
     verdict = moved(back, own, action, f"{turn_clock.PLAYER}{command.uid}", context)
     if not isinstance(verdict, Decision):
         return verdict
-    after = replace(verdict.facts, last_sent={**facts.last_sent, own: (str(command.version), action)})
+    after = verdict.facts.but(last_sent={**facts.last_sent, own: (str(command.version), action)})
     saved = (SaveRoom(),) if back.seats != facts.seats else ()
     return Decision(after, saved + verdict.writes)
 
@@ -85,7 +85,7 @@ def moved(facts: Facts, seat: int, action: Any, by: str, context: Context) -> Ve
     except IllegalAction as refusal:
         return Refusal(refusal.reason)
     number = facts.action_count + 1
-    after = replace(facts, state=state, action_count=number, acted={**facts.acted, seat: facts.version + 1})
+    after = facts.but(state=state, action_count=number, acted={**facts.acted, seat: facts.version + 1})
     after = turn_clock.counted(after, seat, by, now)
     end = None
     if rules.result(state) is not None:
@@ -104,7 +104,7 @@ def finished(facts: Facts, how: str, context: Context) -> tuple[Facts, GameEnd]:
     end = ended(outcome, facts.seated())
     end.rated = ranked.rated_lines(facts, outcome.sides)
     winners = [facts.seats[seat].name for seat in outcome.winners]
-    over = replace(facts, status="over", outcome=outcome, series=scored(facts.series, winners))
+    over = facts.but(status="over", outcome=outcome, series=scored(facts.series, winners))
     return ranked.with_ratings(over, context.store, end.rated), end
 
 
@@ -163,7 +163,7 @@ def taken_back(facts: Facts, seat: int) -> Facts:
     timeouts = {s: n for s, n in facts.timeouts.items() if s != seat}
     if seats == facts.seats and timeouts == facts.timeouts:
         return facts
-    return replace(facts, seats=seats, timeouts=timeouts)
+    return facts.but(seats=seats, timeouts=timeouts)
 
 
 def back(facts: Facts, command: Back, context: Context) -> Verdict:
@@ -199,7 +199,7 @@ def hand_to_bot(facts: Facts, command: HandToBot, context: Context) -> Verdict:
     if seat not in facts.away() and who.uid in context.connected:
         return Refusal(f"{who.name} is here: they play their own seat.")
     seats = (*facts.seats[:seat], replace(who, bot=command.level), *facts.seats[seat + 1 :])
-    return Decision(replace(facts, seats=seats), (SaveRoom(),))
+    return Decision(facts.but(seats=seats), (SaveRoom(),))
 
 
 def removed(facts: Facts, seat: int, level: str) -> Verdict:
@@ -212,7 +212,7 @@ def removed(facts: Facts, seat: int, level: str) -> Verdict:
     assert who.uid is not None  # a player's seat (hand_to_bot)
     seats = (*facts.seats[:seat], replace(who, uid=None, bot=level), *facts.seats[seat + 1 :])
     timeouts = {s: n for s, n in facts.timeouts.items() if s != seat}
-    after = replace(facts, seats=seats, timeouts=timeouts, kicked=facts.kicked | {who.uid})
+    after = facts.but(seats=seats, timeouts=timeouts, kicked=facts.kicked | {who.uid})
     return Decision(after, (SaveRoom(), SaveKicked(who.uid)))
 
 
@@ -250,4 +250,4 @@ def given(facts: Facts, seat: int, uid: str) -> Facts:
     who = facts.seats[seat]
     host = uid if facts.host == who.uid else facts.host
     seats = (*facts.seats[:seat], replace(who, uid=uid), *facts.seats[seat + 1 :])
-    return replace(facts, seats=seats, host=host)
+    return facts.but(seats=seats, host=host)

@@ -4,7 +4,6 @@ their games changes the players' ratings (zerogames.ratings). An unranked room n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from zerogames import ratings
 from zerogames.games.base import Side
@@ -42,13 +41,13 @@ def with_ratings(facts: Facts, store: Store, rated: Sequence[Line] = ()) -> Fact
     (1000 for a player not rated yet: `Rating.shown`); none at an unranked one. `rated`: the lines of a
     game ending with this change, whose new ratings the store writes with it (and so shows here already)."""
     if not facts.ranked:
-        return replace(facts, ratings=()) if facts.ratings else facts
+        return facts.but(ratings=()) if facts.ratings else facts
     uids = [seat.uid for seat in facts.seats if seat.uid]
     known = store.ratings.of(facts.game_id, uids)
     if rated:
         known = {**known, **ratings.rate(known, rated)}
     shown = tuple(known.get(seat.uid, Rating()).shown if seat.uid else None for seat in facts.seats)
-    return replace(facts, ratings=shown)
+    return facts.but(ratings=shown)
 
 
 def rated_lines(facts: Facts, sides: Sequence[Side]) -> list[Line]:

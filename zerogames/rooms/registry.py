@@ -13,7 +13,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -90,7 +89,7 @@ class RoomRegistry:
             raise c.Refused(verdict.reason, stale=verdict.stale)
         if isinstance(verdict, c.Unchanged):
             return verdict.answer
-        facts = replace(verdict.facts, version=room.facts.version + verdict.table)
+        facts = verdict.facts.but(version=room.facts.version + verdict.table)
         row = facts.row(room.code)
         try:
             with self.store.transaction():
@@ -408,12 +407,12 @@ class RoomRegistry:
             state = off_the_loop(replayed_state, facts.rules, game_log)
             moves = [(seat, now, by) for seat, _, now, by in game_log.actions]
             fairness = Fairness.from_json(game_log.fairness)
-            facts = replace(facts, state=state, action_count=len(game_log.actions), fairness=fairness)
+            facts = facts.but(state=state, action_count=len(game_log.actions), fairness=fairness)
             facts = turn_clock.replayed(facts, game_log.started, moves)
             if row.status == "over":
                 # A game ended with a result finished; one that was stopped has none (Outcome.how).
                 outcome = facts.rules.outcome(state, abandoned=facts.rules.result(state) is None)
-                facts = replace(facts, outcome=outcome)
+                facts = facts.but(outcome=outcome)
         room = Room(code, facts, self.clock)
         room.facts = ranked.with_ratings(room.facts, self.store)
         if game_log is not None and row.status == "playing":

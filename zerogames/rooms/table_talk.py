@@ -6,8 +6,6 @@ was (Decision.table), so a move chosen before a reaction arrived is still a move
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from zerogames import talk
 
 from .commands import Context, Decision, Refusal, SaveRoom, SaveSaid, Say, SetChat, Unchanged, Verdict
@@ -26,8 +24,8 @@ def say(facts: Facts, command: Say, context: Context) -> Verdict:
         return Refusal(str(refused))
     n = facts.talk[-1].n + 1 if facts.talk else 1
     said = talk.Said(n, command.uid, facts.seats[seat].name, command.kind, text, context.now)
-    after = replace(
-        facts, talk=talk.kept(facts.talk, said), last_said={**facts.last_said, command.uid: context.now}
+    after = facts.but(
+        talk=talk.kept(facts.talk, said), last_said={**facts.last_said, command.uid: context.now}
     )
     return Decision(after, (SaveSaid(said),), table=False)
 
@@ -38,4 +36,4 @@ def set_chat(facts: Facts, command: SetChat, context: Context) -> Verdict:
     if talk.chat_on(facts.options, facts.ranked) == command.on:
         return Unchanged()
     options = {**facts.options, talk.CHAT: command.on}
-    return Decision(replace(facts, options=options), (SaveRoom(),), table=False)
+    return Decision(facts.but(options=options), (SaveRoom(),), table=False)

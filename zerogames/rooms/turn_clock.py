@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from zerogames import bots, clock
@@ -71,12 +70,12 @@ def counted(facts: Facts, seat: int, by: str, now: float) -> Facts:
         timeouts.pop(seat, None)
         moved_at = {**moved_at, by.removeprefix(PLAYER): now}
     timed_out = seat if by == TIMEOUT else None
-    return replace(facts, last_at=now, timed_out=timed_out, timeouts=timeouts, moved_at=moved_at)
+    return facts.but(last_at=now, timed_out=timed_out, timeouts=timeouts, moved_at=moved_at)
 
 
 def started(facts: Facts, now: float) -> Facts:
     """A new game: every clock counts from its start."""
-    return replace(facts, last_at=now, timeouts={}, timed_out=None)
+    return facts.but(last_at=now, timeouts={}, timed_out=None)
 
 
 def replayed(facts: Facts, begun: float, moves: list[tuple[int, float, str]]) -> Facts:
