@@ -23,9 +23,10 @@ daemon off;
 worker_processes 1;
 {user}
 pid {folder}/nginx.pid;
-# Every open table page holds two connections here (the browser's and the one to its process).
+# Every open table page holds two connections here (the browser's and the one to its process): a
+# thousand tables of five players (bench/live.py) hold 10,000, besides the requests that made them.
 worker_rlimit_nofile 20000;
-events {{ worker_connections 10000; }}
+events {{ worker_connections 16000; }}
 http {{
     access_log off;
     client_body_temp_path {folder}/body;
