@@ -285,6 +285,19 @@ def test_a_player_cannot_take_a_bots_name(player, registry):
     assert "kept for the bots" in answer.text and len(registry.get(code).seats) == 1
 
 
+def test_no_bot_takes_the_name_of_a_player_at_the_table(player, registry):
+    # "Ada won the trick" must name one seat: no "Ada (bot)" beside a player named Ada, however cased.
+    ada, eve = player("ADA"), player("eve")
+    code = create_room(ada)
+    join(eve, code)
+    for _ in range(3):
+        assert ada.post(f"/r/{code}/bots", data={"level": "easy"}, headers=HX).status_code == 200
+    table = ada.get(f"/r/{code}").text
+    names = [seat.name for seat in registry.get(code).seats]
+    assert names == ["ADA", "eve", "Bix (bot)", "Cog (bot)", "Dot (bot)"]
+    assert "Ada (bot)" not in table and "Eve (bot)" not in table
+
+
 JUNK = ["", "0", "-1", "9" * 30, "x" * 300, "\u202e", "\x00", "[[[", '{"type": 1}', "1e400", "ZZZZ"]
 
 

@@ -32,7 +32,7 @@ from .commands import (
     Verdict,
 )
 from .facts import Facts, Seat
-from .names import BOT_NAMES, clean_name
+from .names import bot_name, clean_name
 from .play import taken_back
 
 
@@ -92,8 +92,7 @@ def add_bot(facts: Facts, command: AddBot, context: Context) -> Verdict:
         return Refusal(why)
     if len(facts.seats) >= facts.rules.max_players:
         return Refusal("The table is full: there is no seat for a bot.")
-    taken = {seat.name for seat in facts.seats}
-    name = next(n for n in BOT_NAMES if n not in taken)
+    name = bot_name([seat.name for seat in facts.seats])
     return seats_changed(facts, context, seats=(*facts.seats, Seat(None, name, command.level)))
 
 
