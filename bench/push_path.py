@@ -4,7 +4,7 @@ R Zero Game rooms of five players, every seat with a live channel open (so that 
 all connected, as in bench/live.py), each room making one random move at a time; after each move every
 seat's channel draws its push (zerogames.web.live.Pusher.message), as the server does, without the
 sockets. It prints, per change: the CPU the five pushes took, the CPU the collections of the young
-and middle generations took (run by the clock in the server: here every three rounds of moves), the
+and middle generations took (run by the clock in the server: here after every round of moves), the
 objects those found in reference cycles, the regions drawn (Jinja templates run) and the HTML made.
 
 The CPU is the process's (time.process_time), so another tenant of a shared machine costs it little,
@@ -34,8 +34,8 @@ from zerogames.web import live, templating, viewmodel
 
 SEATS = 5
 # Rounds of moves between two collections: a room moves every 2 s in bench/live.py, and the server
-# collects its middle generation every 3 s (zerogames/serving.py).
-COLLECT_EVERY = 3
+# collects its middle generation every 1.5 s (zerogames/serving.py).
+COLLECT_EVERY = 1
 
 
 class Counted(templating.TemplateEnvironment):
