@@ -286,15 +286,16 @@ def test_a_player_cannot_take_a_bots_name(player, registry):
 
 
 def test_no_bot_takes_the_name_of_a_player_at_the_table(player, registry):
-    # "Ada won the trick" must name one seat: no "Ada (bot)" beside a player named Ada, however cased.
-    ada, eve = player("ADA"), player("eve")
+    # "Ada won the trick" must name one seat: no "Ada (bot)" beside a player named Ada, however cased
+    # or accented.
+    ada, eve = player("ADA"), player("Évé")
     code = create_room(ada)
     join(eve, code)
-    for _ in range(3):
+    for _ in range(4):
         assert ada.post(f"/r/{code}/bots", data={"level": "easy"}, headers=HX).status_code == 200
     table = ada.get(f"/r/{code}").text
     names = [seat.name for seat in registry.get(code).seats]
-    assert names == ["ADA", "eve", "Bix (bot)", "Cog (bot)", "Dot (bot)"]
+    assert names == ["ADA", "Évé", "Bix (bot)", "Cog (bot)", "Dot (bot)", "Fizz (bot)"]
     assert "Ada (bot)" not in table and "Eve (bot)" not in table
 
 

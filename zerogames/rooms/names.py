@@ -18,14 +18,10 @@ BOT_NAMES = [f"{name} {BOT_MARK}" for name in ("Ada", "Bix", "Cog", "Dot", "Eve"
 def bot_name(taken: list[str]) -> str:
     """The first bot's name free at a table whose seats have the names `taken`: no bot's there, nor
     one that reads as a player's there (no "Ada (bot)" beside a player named Ada: "Ada won the trick"
-    would name either). Seven names for at most six other seats, each ruling out one: one is free."""
-    ruled_out = {folded(name) for name in taken} | {folded(f"{name} {BOT_MARK}") for name in taken}
-    return next(name for name in BOT_NAMES if folded(name) not in ruled_out)
-
-
-def folded(name: str) -> str:
-    """A name as two that read alike share it: compatibility forms and case folded."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    would name either), compared as the word filter reads them (talk.folded: case, accents and
+    look-alikes folded). Seven names for at most six other seats, each ruling out one: one is free."""
+    ruled_out = {talk.folded(name) for name in taken} | {talk.folded(f"{name} {BOT_MARK}") for name in taken}
+    return next(name for name in BOT_NAMES if talk.folded(name) not in ruled_out)
 
 
 def clean_name(name: str | None) -> str:
@@ -39,7 +35,7 @@ def clean_name(name: str | None) -> str:
         raise Refused(f"A name is at most {NAME_LENGTH} characters: choose a shorter one.")
     if not name:
         raise Refused("Choose a name first: it is how the table will know you.")
-    if folded(name).replace(" ", "").endswith(BOT_MARK):
+    if talk.folded(name).replace(" ", "").endswith(BOT_MARK):
         raise Refused(f"Names ending in {BOT_MARK} are kept for the bots: choose another.")
     if talk.unwanted(name):
         raise Refused(UNWANTED_NAME)
