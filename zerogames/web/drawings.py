@@ -17,7 +17,7 @@ class Drawings:
     text (their repr, which tells apart every JSON-safe value a view holds, and is made quicker than
     JSON), not as the views' own lists and dicts: strings are quick to compare and hash, and the
     garbage collector never has to walk them (a full collection over a heap of kept views stalls every
-    table of the process). The drawings asked for least recently are dropped first.
+    table of the process). Those not asked for during a whole generation are dropped.
 
     What every viewer of one change shares (the room's facts, the regions seen alike, the seat lines)
     is worked out once per change, by whichever viewer's push comes first, and kept as text.
