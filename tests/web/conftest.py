@@ -14,6 +14,7 @@ import pytest
 from app import create_app
 from tests import postgres
 from zerogames import runtime
+from zerogames.rooms.scheduler import Scheduler
 from zerogames.web import identity
 
 # Store and room tests run on both stores, SQLite and PostgreSQL (where the machine has it): a test,
@@ -68,6 +69,21 @@ def app(settings):
 
 
 @pytest.fixture
+def serve():
+    """serve(config) -> another app started on that config (the server restarted, a second process on
+    the same database), stopped with its test: its timers and bots run no longer than the test."""
+    started = []
+
+    def start(config: dict):
+        started.append(runtime.start(create_app(config)))
+        return started[-1]
+
+    yield start
+    for app in reversed(started):
+        runtime.stop(app)
+
+
+@pytest.fixture
 def registry(app):
     return app.extensions["zerogames"]
 
@@ -86,6 +102,16 @@ def player(app):
         return client
 
     return make
+
+
+def timers_by_hand(registry, clock=None):
+    """The registry's timers (bots, turn clocks) run only when the test says so, with
+    `registry.scheduler.run_due()`, on `clock` if one is given: its scheduler's thread is stopped."""
+    registry.scheduler.stop()
+    if clock is not None:
+        registry.clock = clock
+    registry.scheduler = Scheduler(registry.clock, thread=False)
+    return registry
 
 
 def as_player(client, uid: str):

@@ -12,7 +12,6 @@ import sys
 import threading
 from pathlib import Path
 
-from app import create_app
 from tests.web.conftest import act, as_player, started_with_bots, uid_of, wait_until
 from zerogames import runtime
 from zerogames.launch import ROOT
@@ -49,7 +48,7 @@ def backup(database: str, dest: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_backup_taken_while_moves_are_made_restores_to_a_site_that_plays_on(
-    player, registry, settings, tmp_path
+    player, registry, settings, serve, tmp_path
 ):
     ann = player("Ann")
     code = started_with_bots(ann)
@@ -88,7 +87,7 @@ def test_a_backup_taken_while_moves_are_made_restores_to_a_site_that_plays_on(
         kept = check.execute("select count(*) from actions").fetchone()[0]
         games = check.execute("select game_no, count(*) from actions group by game_no").fetchall()
     assert before <= kept <= after
-    site = runtime.start(create_app({**settings, "DATABASE": str(restored)}))
+    site = serve({**settings, "DATABASE": str(restored)})
     back = site.extensions["zerogames"].get(code)
     # The room's game as the copy holds it: every move of it (the copy may have caught a game just begun).
     assert back is not None and back.action_count == dict(games).get(back.facts.game_no, 0)

@@ -6,9 +6,7 @@ import json
 
 import pytest
 
-from app import create_app
 from tests.web.conftest import act, create_room, wait_until
-from zerogames import runtime
 from zerogames.games import GAMES
 
 # Far enough into a game that every bot has seen cards played, shown or taken.
@@ -23,7 +21,7 @@ def settled(room) -> bool:
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_a_restarted_table_s_bots_remember_what_they_were_shown(player, registry, settings, game_id):
+def test_a_restarted_table_s_bots_remember_what_they_were_shown(player, registry, settings, serve, game_id):
     rules = GAMES[game_id]
     ann = player("Ann")
     code = create_room(ann, game=game_id)
@@ -38,7 +36,7 @@ def test_a_restarted_table_s_bots_remember_what_they_were_shown(player, registry
     wait_until(lambda: settled(room))
     assert room.status == "playing", "the game ended before the restart"
 
-    restarted = runtime.start(create_app(settings)).extensions["zerogames"].get(code)
+    restarted = serve(settings).extensions["zerogames"].get(code)
     for seat, who in enumerate(room.seats[1:], start=1):
         remembered = room.bots[(room.game_no, seat, who.bot)].memory
         recalled = restarted.bots[(room.game_no, seat, who.bot)].memory

@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import act, create_room, join, page
+from tests.web.conftest import act, create_room, join, page, timers_by_hand
 from zerogames.games import GAMES
 from zerogames.rooms import Refused, RoomRegistry
 from zerogames.rooms import commands as c
 from zerogames.rooms.facts import Facts
-from zerogames.rooms.scheduler import Scheduler
 from zerogames.store import Store
 
 
@@ -46,8 +45,7 @@ def persisted(facts: Facts) -> tuple[Any, ...]:
 @pytest.fixture
 def quiet(registry: RoomRegistry) -> RoomRegistry:
     """The registry with its timers held back: bots and clocks move only when a test says so."""
-    registry.scheduler = Scheduler(registry.clock, thread=False)
-    return registry
+    return timers_by_hand(registry)
 
 
 def a_command(room, rng: random.Random) -> c.Command:
@@ -127,7 +125,7 @@ def test_a_refused_command_changes_nothing_and_an_accepted_one_bumps_the_version
 def test_a_refused_move_by_a_player_whose_seat_a_bot_plays_leaves_the_table_moving(player, registry):
     """The host hands an away player's seat to a bot; the player's refused click takes nothing back,
     and everyone else's next move is made."""
-    registry.scheduler = Scheduler(registry.clock, thread=False)
+    timers_by_hand(registry)
     ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
     code = create_room(ann)
     join(bea, code)

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from tests.web.conftest import on_both_stores, page, to_the_end, uid_of, with_bots, words
-from zerogames import fairness, runtime
+from zerogames import fairness
 from zerogames.web import render, viewmodel
 
 pytestmark = on_both_stores
@@ -111,19 +110,19 @@ def test_every_player_adds_their_randomness_as_they_take_their_seat_and_for_one_
     assert [by for by, _ in room.facts.fairness.contributions] == ["server"] * 4
 
 
-def test_the_committed_secret_and_a_seats_randomness_outlive_a_restart(player, registry, settings):
+def test_the_committed_secret_and_a_seats_randomness_outlive_a_restart(player, registry, settings, serve):
     ann, bea = player("Ann"), player("Bea")
     code = with_bots(ann)
     bea.post(f"/r/{code}/join", data={"name": "Bea", "contribution": MINE}, headers={"HX-Request": "true"})
     promised = fairness.commitment(registry.get(code).facts.secret)
-    restarted = runtime.start(create_app(settings)).extensions["zerogames"]
+    restarted = serve(settings).extensions["zerogames"]
     room = restarted.get(code)
     assert fairness.commitment(room.facts.secret) == promised and room.seats[3].contribution == MINE
     restarted.start(room, room.host)
     assert room.facts.fairness.commitment == promised
     assert room.facts.fairness.contributions[3] == ("player", MINE)
     # The game's record came back too: how it was dealt is on the table after another restart.
-    again = runtime.start(create_app(settings)).extensions["zerogames"].get(code)
+    again = serve(settings).extensions["zerogames"].get(code)
     assert again.facts.fairness == room.facts.fairness
 
 

@@ -11,9 +11,7 @@ import urllib.parse
 
 import pytest
 
-from app import create_app
 from tests.web.conftest import act, create_room, join
-from zerogames import runtime
 from zerogames.games import GAMES
 
 HX = {"HX-Request": "true"}
@@ -215,16 +213,16 @@ def test_every_legal_move_holds_only_what_its_game_declares():
                 state = rules.apply(state, seat, move)
 
 
-def proxied_app(tmp_path, **config):
-    return runtime.start(
-        create_app(
-            {"TESTING": True, "DATABASE": str(tmp_path / "proxied.db"), "PROXIES": "127.0.0.1", **config}
-        )
+@pytest.fixture
+def proxied_app(tmp_path, serve):
+    """proxied_app(**config) -> an app behind a proxy at 127.0.0.1 (the README's nginx)."""
+    return lambda **config: serve(
+        {"TESTING": True, "DATABASE": str(tmp_path / "proxied.db"), "PROXIES": "127.0.0.1", **config}
     )
 
 
-def test_behind_the_proxy_each_client_counts_by_its_own_address(tmp_path):
-    app = proxied_app(tmp_path)
+def test_behind_the_proxy_each_client_counts_by_its_own_address(proxied_app):
+    app = proxied_app()
     proxy = app.test_client()
     for client in range(12):
         forwarded = {"X-Forwarded-For": f"198.51.100.{client}"}
@@ -243,8 +241,8 @@ def test_behind_the_proxy_each_client_counts_by_its_own_address(tmp_path):
     assert answers == [302] * 10 + [429] * 2
 
 
-def test_the_cookie_is_secure_when_the_site_is_reached_over_https(tmp_path):
-    app = proxied_app(tmp_path)
+def test_the_cookie_is_secure_when_the_site_is_reached_over_https(proxied_app):
+    app = proxied_app()
     over_https = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
     assert "Secure" in over_https.headers["Set-Cookie"]
     spoofed = app.test_client()
@@ -252,8 +250,8 @@ def test_the_cookie_is_secure_when_the_site_is_reached_over_https(tmp_path):
     assert "Secure" not in spoofed.get("/", headers={"X-Forwarded-Proto": "https"}).headers["Set-Cookie"]
 
 
-def test_links_are_made_on_the_configured_site_url_whatever_the_host_header(tmp_path):
-    app = proxied_app(tmp_path, SITE_URL="https://cards.example.org")
+def test_links_are_made_on_the_configured_site_url_whatever_the_host_header(proxied_app):
+    app = proxied_app(SITE_URL="https://cards.example.org")
     ann = app.test_client()
     created = ann.post(
         "/rooms",

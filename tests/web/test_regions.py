@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from markupsafe import Markup
 
+from tests.web.conftest import timers_by_hand
 from zerogames.games import GAMES
 from zerogames.rooms.commands import TimeOut
-from zerogames.rooms.scheduler import Scheduler
 from zerogames.web import history, render, tables, talk, viewmodel
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
@@ -102,8 +102,7 @@ def test_every_viewer_is_handed_what_their_own_view_draws(app, registry, game_id
     players = rules.min_players if few else rules.max_players
     # The clock runs (its timers held back: the test makes the timeouts), so its region is drawn too.
     skipped = [0.0]  # seconds the test's clock has been moved on, to let turn clocks run out
-    registry.clock = lambda: time.time() + skipped[0]
-    registry.scheduler = Scheduler(registry.clock, thread=False)
+    timers_by_hand(registry, lambda: time.time() + skipped[0])
     room = registry.create(game_id, {"clock": 60}, "tab-0", "P0")
     for seat in range(1, players):
         registry.join(room, f"tab-{seat}", f"P{seat}")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from app import create_app
 from tests.web.conftest import create_room, join, on_both_stores
-from zerogames import runtime
 
 pytestmark = on_both_stores
 
@@ -61,8 +59,8 @@ def test_opening_a_link_moves_nothing_until_the_seat_is_taken(player, registry):
     assert holder(room, 0) != host and room.host == holder(room, 0)
 
 
-def test_an_expired_link_is_refused(tmp_path):
-    app = runtime.start(create_app({"TESTING": True, "DATABASE": str(tmp_path / "db"), "REJOIN_TTL": -1}))
+def test_an_expired_link_is_refused(tmp_path, serve):
+    app = serve({"TESTING": True, "DATABASE": str(tmp_path / "db"), "REJOIN_TTL": -1})
     ann, dee = app.test_client(), app.test_client()
     ann.name = "Ann"
     code = create_room(ann)

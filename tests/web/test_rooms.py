@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 
-from app import create_app
 from tests.web.conftest import (
     act,
     create_room,
@@ -17,7 +16,7 @@ from tests.web.conftest import (
     wait_until,
     words,
 )
-from zerogames import clock, runtime
+from zerogames import clock
 from zerogames.games import GAMES
 from zerogames.games.cards import card_name
 from zerogames.rooms import CODE_ALPHABET, Subscriber
@@ -66,15 +65,11 @@ def test_codes_are_case_insensitive(player):
     assert ann.get(f"/r/{code.lower()}").status_code == 302
 
 
-def test_joining_by_code_finds_a_room_of_another_process(tmp_path):
+def test_joining_by_code_finds_a_room_of_another_process(tmp_path, serve):
     """Two processes behind the README's proxy, sharing the database: a code typed on the one that
     does not own it is sent to /r/CODE, which the proxy routes to the owner, which shows the room."""
     shards = [
-        runtime.start(
-            create_app(
-                {"TESTING": True, "DATABASE": str(tmp_path / "shared.db"), "SHARD": f"{i}/2", "DEV": True}
-            )
-        )
+        serve({"TESTING": True, "DATABASE": str(tmp_path / "shared.db"), "SHARD": f"{i}/2", "DEV": True})
         for i in range(2)
     ]
     owner, other = shards[1].test_client(), shards[0].test_client()
@@ -217,10 +212,10 @@ def test_the_same_move_sent_twice_from_the_same_table_is_made_once_and_silently(
     assert "The table changed before your move arrived" in other.text
 
 
-def test_a_rebuilt_room_numbers_its_tables_past_the_ones_open_pages_show(player, registry, settings):
+def test_a_rebuilt_room_numbers_its_tables_past_the_ones_open_pages_show(player, registry, settings, serve):
     code, clients, room = started(player, registry)
     shown = int(re.search(r'data-seq="(\d+)"', clients[0].get(f"/r/{code}").text).group(1))
-    restarted = runtime.start(create_app(settings)).extensions["zerogames"].get(code)
+    restarted = serve(settings).extensions["zerogames"].get(code)
     # A page drops any table numbered below the one it shows: the restarted room's come after.
     assert restarted.published.seq > shown
     assert restarted.published.version == room.version

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from tests.web.conftest import act, create_room, join, on_both_stores
 from tests.web.weather import anns_moves, move, table_with_two_bots
 from zerogames import bots, runtime
@@ -43,29 +42,27 @@ def test_a_room_rebuilt_from_snapshot_and_log_equals_the_live_one(player, regist
 
 
 @on_both_stores
-def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings):
+def test_a_restarted_server_has_every_room_as_it_was(player, registry, settings, serve):
     code, room = five_player_game(player, registry, 23)
     lobby = create_room(player("Lob"))
     registry.store.close()  # the server dies
-    restarted = runtime.start(create_app(settings))
+    restarted = serve(settings)
     again = restarted.extensions["zerogames"]
     assert set(again.rooms) == {code, lobby}
     back = again.get(code)
     assert room.rules.dump(back.state) == room.rules.dump(room.state)
     assert back.version == room.version and [s.uid for s in back.seats] == [s.uid for s in room.seats]
-    runtime.stop(restarted)
 
 
 @on_both_stores
-def test_a_finished_room_is_found_after_a_restart(player, registry, settings):
+def test_a_finished_room_is_found_after_a_restart(player, registry, settings, serve):
     code, room = five_player_game(player, registry, 100)
     assert room.status == "over"
     registry.store.close()  # the server dies
-    restarted = runtime.start(create_app(settings))
+    restarted = serve(settings)
     assert code not in restarted.extensions["zerogames"].rooms
     back = restarted.extensions["zerogames"].get(code)
     assert back.status == "over" and room.rules.result(back.state) == room.rules.result(room.state)
-    runtime.stop(restarted)
 
 
 @on_both_stores
@@ -120,10 +117,10 @@ def test_every_action_is_logged_with_who_made_it(player, registry):
     assert all(by.startswith("player:") for *_, by in log)
 
 
-def test_a_process_of_several_owns_only_its_slice_of_codes(player, app, tmp_path):
+def test_a_process_of_several_owns_only_its_slice_of_codes(player, app, tmp_path, serve):
     shared = {"TESTING": True, "DATABASE": app.config["DATABASE"], "DEV": True, "BOT_DELAY": 0}
-    first = runtime.start(create_app({**shared, "SHARD": "0/2"})).extensions["zerogames"]
-    second = runtime.start(create_app({**shared, "SHARD": "1/2"})).extensions["zerogames"]
+    first = serve({**shared, "SHARD": "0/2"}).extensions["zerogames"]
+    second = serve({**shared, "SHARD": "1/2"}).extensions["zerogames"]
     codes = [first.create("zero_game", {}, f"u{i}", "Ann").code for i in range(20)]
     assert all(first.owns(code) and not second.owns(code) for code in codes)
     assert second.get(codes[0]) is None and first.get(codes[0]) is not None

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from flask import session
 
-from app import create_app
 from tests.web.conftest import (
     act,
     create_room,
@@ -22,7 +21,7 @@ from tests.web.conftest import (
     version_of,
     words,
 )
-from zerogames import runtime, talk
+from zerogames import talk
 from zerogames.games import GAMES
 from zerogames.rooms import Subscriber
 from zerogames.rooms.lobby import SENT_AWAY
@@ -255,10 +254,10 @@ def test_a_reported_message_is_kept_with_its_room_for_the_operator(player, regis
 
 
 @on_both_stores
-def test_talk_survives_a_restart(player, registry, settings, moment):
+def test_talk_survives_a_restart(player, registry, settings, serve, moment):
     code, ann, *_ = friends(player)
     say(ann, code, "phrase", "Well played", moment)
-    restarted = runtime.start(create_app(settings)).extensions["zerogames"].get(code)
+    restarted = serve(settings).extensions["zerogames"].get(code)
     assert [said.text for said in restarted.published.talk] == ["Well played"]
 
 

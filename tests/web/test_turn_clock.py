@@ -9,11 +9,21 @@ import threading
 
 import pytest
 
-from tests.web.conftest import act, create_room, join, page, region, uid_of, version_of, wait_until, words
+from tests.web.conftest import (
+    act,
+    create_room,
+    join,
+    page,
+    region,
+    timers_by_hand,
+    uid_of,
+    version_of,
+    wait_until,
+    words,
+)
 from zerogames import bots, clock
 from zerogames.games import GAMES
 from zerogames.rooms import RoomRegistry, Subscriber
-from zerogames.rooms.scheduler import Scheduler
 
 START = 1_800_000_000.0  # 2027-01-15 08:00:00 UTC
 HX = {"HX-Request": "true"}
@@ -33,8 +43,7 @@ class Clock:
 def moment(registry):
     """The registry on a clock of the test's own, its timers run only when the test says (`due`)."""
     now = Clock()
-    registry.clock = now
-    registry.scheduler = Scheduler(now, thread=False)
+    timers_by_hand(registry, now)
     return now
 
 
@@ -209,9 +218,7 @@ def test_a_move_racing_its_timeout_counts_once(player, registry, moment):
 
 def restarted(registry, now: Clock) -> RoomRegistry:
     """A new registry on the same store, as after a restart, on the test's clock."""
-    again = RoomRegistry(registry.store, clock=now, bot_delay=0)
-    again.scheduler = Scheduler(now, thread=False)
-    return again
+    return timers_by_hand(RoomRegistry(registry.store, clock=now, bot_delay=0))
 
 
 def test_a_clock_resumes_after_a_restart_where_it_was(player, registry, moment):

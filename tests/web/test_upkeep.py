@@ -6,9 +6,7 @@ from __future__ import annotations
 import os
 import threading
 
-from app import create_app
 from tests.web.conftest import create_room, join, on_both_stores
-from zerogames import runtime
 from zerogames.rooms import CODE_ALPHABET, RoomRegistry, Subscriber
 from zerogames.rooms.registry import KEEP_IDLE
 from zerogames.store import JOURNAL_SIZE_LIMIT, RoomRow, Store, open_store
@@ -46,7 +44,7 @@ def started(host, *others) -> str:
 
 
 @on_both_stores
-def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, registry, settings):
+def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, registry, settings, serve):
     ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
     never_started = create_room(ann)
     finished, playing = started(ann, bea, cal), started(bea, ann, cal)
@@ -66,9 +64,8 @@ def test_idle_rooms_are_dropped_and_their_games_stay_in_the_history(player, regi
     assert not store.rooms.code_taken(never_started)
     # A restart brings back only what was kept.
     store.close()  # the server stops
-    restarted = runtime.start(create_app(settings))
+    restarted = serve(settings)
     assert set(restarted.extensions["zerogames"].rooms) == {playing, recent}
-    runtime.stop(restarted)
 
 
 def test_an_idle_room_someone_is_looking_at_is_kept(player, registry):
