@@ -65,11 +65,14 @@ def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Dr
         room = viewmodel.room_info(code, game_id, published, who.uid)
         view = GAMES[game_id].view(published.state, room.me, published.at)
         context = {**who.context, "room": room, "view": view, "now": published.at}
+        env = app.jinja_env
         drawn = render.Drawn({"room-version": viewmodel.version_input(room)}, {})
         for name in render.region_names(game_id, published.status)[len(render.COMMON) :]:
             if name == render.CLOCK:
                 face = viewmodel.clock_face(room, published)
-                drawn.regions[name] = render.draw(game_id, name, {**who.context, "room": room, "face": face})
+                drawn.regions[name] = render.draw(
+                    env, game_id, name, {**who.context, "room": room, "face": face}
+                )
                 continue
             spec = tables.TABLES[game_id].region[name].lines
             if spec is not None:
@@ -77,14 +80,14 @@ def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Dr
                 for seat_info in room.seats:
                     their = {key: view[key][seat_info.index] for key in spec.each}
                     their |= {key: view[key] == seat_info.index for key in spec.at}
-                    line = render.draw(game_id, f"{name}-line", {"seat": seat_info, "their": their})
+                    line = render.draw(env, game_id, f"{name}-line", {"seat": seat_info, "their": their})
                     lines[f"{name}-{seat_info.index}"] = line
                 drawn.lines[name] = lines
                 context = {**context, "lines": Markup("".join(lines.values()))}
-            drawn.regions[name] = render.draw(game_id, name, context)
+            drawn.regions[name] = render.draw(env, game_id, name, context)
         if published.status == "over":
             drawn.regions["game-record"] = history.game_record(code, published.game_no)
-        drawn.regions.update(talk.regions(published, room, who, None))
+        drawn.regions.update(talk.regions(published, room, who, None, talk.mutes()))
         return drawn
 
 

@@ -50,7 +50,7 @@ def init_app(app: Flask) -> None:
     registry = RoomRegistry(store, bot_delay=app.config["BOT_DELAY"], shard=(index, count))
     app.extensions["zerogames"] = registry
     operating.init_app(app)
-    app.extensions["zerogames.drawings"] = Drawings()
+    app.extensions["zerogames.drawings"] = Drawings(app.jinja_env)
     app.extensions["zerogames.mutes"] = talk.Mutes()
     app.register_error_handler(Unavailable, unavailable)
     app.register_blueprint(lobby.bp)

@@ -7,6 +7,8 @@ from typing import Any
 
 from zerogames.rooms import Published
 
+from .templating import TemplateEnvironment
+
 
 class Drawings:
     """Regions already drawn, for every viewer of every room of the process.
@@ -31,7 +33,8 @@ class Drawings:
     # throughout, so a thread (`flask run`) or greenlet never sees the memo half changed; a drawing
     # taken out by another thread between two steps is at worst drawn again. (A lock here, gevent's
     # under the worker, cost more than the look-ups it guarded: a push makes several.)
-    def __init__(self) -> None:
+    def __init__(self, env: TemplateEnvironment) -> None:
+        self.env = env  # the app's, which draws them
         # The drawings put or asked for since the last turn of generations, and those of the one
         # before: a look-up is one or two plain dict gets, where keeping the drawings in the order
         # they were last asked for (an OrderedDict) cost a removal and an insertion at every hit.

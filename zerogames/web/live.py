@@ -236,14 +236,15 @@ class Pusher:
         self.layout: tuple[str, ...] = ()
         self.sent = render.Drawn({}, {})
         self.kept: render.Kept = {}  # this viewer's own regions, with what they were drawn from
+        self.site = render.this_site()
 
     def seed(self, published: Published) -> None:
         """Start from what the page already shows (drawn from `published`): nothing to resend."""
-        self.sent = render.render_regions(self.code, self.game_id, published, self.who, self.kept)
+        self.sent = render.render_regions(self.code, self.game_id, published, self.who, self.kept, self.site)
         self.seq, self.layout = published.seq, (published.status, *self.sent.regions)
 
     def message(self, published: Published) -> str:
-        drawn = render.render_regions(self.code, self.game_id, published, self.who, self.kept)
+        drawn = render.render_regions(self.code, self.game_id, published, self.who, self.kept, self.site)
         sent, self.sent, self.seq = self.sent, drawn, published.seq
         layout = (published.status, *drawn.regions)
         if layout != self.layout:

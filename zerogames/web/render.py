@@ -16,6 +16,7 @@ from zerogames.rooms import Published
 from . import tables, talk
 from .drawings import Drawings
 from .history import game_record
+from .templating import TemplateEnvironment
 from .viewmodel import (
     NOBODY,
     RoomInfo,
@@ -61,8 +62,28 @@ class Drawn:
 Kept = dict[str, tuple[tuple[Any, ...], str]]
 
 
+@dataclass(frozen=True, slots=True)
+class Site:
+    """What of the app a room's drawing uses, read from Flask's `current_app` once (by a live channel,
+    once for its life): each look-up through that proxy cost as much as a few dict look-ups do in a
+    whole region, and a push made five of them."""
+
+    drawings: Drawings
+    mutes: talk.Mutes
+
+
+def this_site() -> Site:
+    extensions = current_app.extensions
+    return Site(extensions["zerogames.drawings"], extensions["zerogames.mutes"])
+
+
 def render_regions(
-    code: str, game_id: str, published: Published, who: Viewer | None = None, kept: Kept | None = None
+    code: str,
+    game_id: str,
+    published: Published,
+    who: Viewer | None = None,
+    kept: Kept | None = None,
+    site: Site | None = None,
 ) -> Drawn:
     """Every region of the room as this viewer sees it.
 
@@ -71,18 +92,20 @@ def render_regions(
     lines of a region drawn seat by seat), it is drawn from the spectator's view and room. So a drawing
     may be handed to anyone it was drawn for, and to no one else. `kept`: the viewer's own drawings
     from before, updated here: a region of theirs whose inputs are as they were is not drawn again.
+    `site`: the app's parts it draws with, when the caller has them already (`this_site()`).
     """
     who = who or viewer(code)
+    site = site or this_site()
+    drawings, env = site.drawings, site.drawings.env
     if published.state is None or published.status == "lobby":
         room = room_info(code, game_id, published, who.uid)
         drawn = Drawn({"room-version": version_input(room)}, {})
         context = {**who.context, "room": room, "view": None, "now": published.at}
         for name in region_names(game_id, published.status)[len(COMMON) :]:
-            drawn.regions[name] = draw(game_id, name, context)
-        drawn.regions.update(talk.regions(published, room, who, kept, fresh=kept is None))
+            drawn.regions[name] = draw(env, game_id, name, context)
+        drawn.regions.update(talk.regions(published, room, who, kept, site.mutes, fresh=kept is None))
         return drawn
     rules = GAMES[game_id]
-    drawings: Drawings = current_app.extensions["zerogames.drawings"]
     shared = drawings.shared(code, published)
     if "room" not in shared:
         # What of the room a region may be drawn from: not its version, nor who is looking.
@@ -104,7 +127,7 @@ def render_regions(
     table = tables.TABLES[game_id]
     for name in region_names(game_id, published.status)[len(COMMON) :]:
         if name == CLOCK:
-            drawn.regions[name] = clock_region(room, published, shared, who)
+            drawn.regions[name] = clock_region(env, room, published, shared, who)
             continue
         region = table.region[name]
         keys, alike = region.drawn_from, region.seen_alike
@@ -112,7 +135,7 @@ def render_regions(
             drawn.lines[name] = seat_lines(game_id, name, region.lines, room, shared, public, drawings)
             drawn.regions[name] = lay_out(game_id, name, drawn.lines[name], drawings)
         elif keys is None:
-            drawn.regions[name] = draw(game_id, name, context)
+            drawn.regions[name] = draw(env, game_id, name, context)
         elif alike == layout.EVERYONE or (alike == layout.WAITING and view.get("turn") != room.me):
             if name not in shared:
                 source = f"{name} {shared['room']} {inputs(public.value, keys, published.at)}"
@@ -121,7 +144,7 @@ def render_regions(
                 shared[name] = drawing(game_id, name, source, keys, seen_by, drawings)
             drawn.regions[name] = shared[name]
         elif kept is not None:
-            drawn.regions[name] = own_drawing(game_id, name, keys, context, own, kept)
+            drawn.regions[name] = own_drawing(env, game_id, name, keys, context, own, kept)
         else:
             source = f"{name} {[*own, who.act_url]!r} {inputs(view, keys, published.at)}"
             drawn.regions[name] = drawing(game_id, name, source, keys, context, drawings)
@@ -129,29 +152,31 @@ def render_regions(
         if "game-record" not in shared:
             shared["game-record"] = game_record(code, published.game_no)
         drawn.regions["game-record"] = shared["game-record"]
-    drawn.regions.update(talk.regions(published, room, who, kept, fresh=kept is None))
+    drawn.regions.update(talk.regions(published, room, who, kept, site.mutes, fresh=kept is None))
     return drawn
 
 
 def draw_whole(game_id: str, room: RoomInfo, context: dict[str, Any]) -> dict[str, str]:
     """Every region of a game's table drawn the plain way, from the context's whole view, with nothing
     kept or shared (a replay's step, seen once)."""
-    view, regions = context["view"], {}
+    view, regions, env = context["view"], {}, current_app.jinja_env
     for region in tables.TABLES[game_id].regions:
         name, lines = region.name, region.lines
         if lines is None:
-            regions[name] = draw(game_id, name, context)
+            regions[name] = draw(env, game_id, name, context)
             continue
         drawn = []
         for seat in room.seats:
             their = {key: view[key][seat.index] for key in lines.each}
             their |= {key: view[key] == seat.index for key in lines.at}
-            drawn.append(draw(game_id, f"{name}-line", {"seat": seat, "their": their}))
-        regions[name] = draw(game_id, name, {"lines": Markup("".join(drawn))})
+            drawn.append(draw(env, game_id, f"{name}-line", {"seat": seat, "their": their}))
+        regions[name] = draw(env, game_id, name, {"lines": Markup("".join(drawn))})
     return regions
 
 
-def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], who: Viewer) -> str:
+def clock_region(
+    env: TemplateEnvironment, room: RoomInfo, published: Published, shared: dict[str, Any], who: Viewer
+) -> str:
     """The turn clock, drawn once per change for every viewer it says the same to: all but the seats it
     names (who read "You have until ...") and, when it holds forms (a seat away, or one gone from the
     table), the host, who may hand it to a bot. Its forms' links carry the viewer's tab."""
@@ -174,7 +199,7 @@ def clock_region(room: RoomInfo, published: Published, shared: dict[str, Any], w
     key = (CLOCK, me, host, who.act_url if forms else None)  # the act URL carries the tab
     html = shared.get(key)
     if html is None:
-        html = shared[key] = draw(room.game_id, CLOCK, {**who.context, "room": room, "face": face})
+        html = shared[key] = draw(env, room.game_id, CLOCK, {**who.context, "room": room, "face": face})
     return html
 
 
@@ -190,6 +215,7 @@ class Lazy:
 
 
 def own_drawing(
+    env: TemplateEnvironment,
     game_id: str,
     name: str,
     keys: tuple[str, ...],
@@ -205,7 +231,7 @@ def own_drawing(
     last = kept.get(name)
     if last is not None and last[0] == source:
         return last[1]
-    html = draw(game_id, name, {**context, "view": {key: view[key] for key in keys if key in view}})
+    html = draw(env, game_id, name, {**context, "view": {key: view[key] for key in keys if key in view}})
     kept[name] = (source, html)
     return html
 
@@ -222,7 +248,8 @@ def drawing(
     html = drawings.get(source)
     if html is None:
         view = context["view"]
-        html = draw(game_id, name, {**context, "view": {key: view[key] for key in keys if key in view}})
+        view_keys = {key: view[key] for key in keys if key in view}
+        html = draw(drawings.env, game_id, name, {**context, "view": view_keys})
         drawings.put(source, html)
     return html
 
@@ -265,7 +292,7 @@ def seat_line(
     key = f"{source} {seat.you}"
     html = drawings.get(key)
     if html is None:
-        html = draw(game_id, f"{name}-line", {"seat": seat, "their": their})
+        html = draw(drawings.env, game_id, f"{name}-line", {"seat": seat, "their": their})
         drawings.put(key, html)
     return html
 
@@ -276,7 +303,7 @@ def lay_out(game_id: str, name: str, lines: dict[str, str], drawings: Drawings) 
     source = f"{game_id} {name} frame"
     frame = drawings.get(source)
     if frame is None:
-        frame = draw(game_id, name, {"lines": Markup(MARK)})
+        frame = draw(drawings.env, game_id, name, {"lines": Markup(MARK)})
         drawings.put(source, frame)
     head, tail = frame.split(MARK)
     return head + "".join(lines.values()) + tail
@@ -286,7 +313,8 @@ def lay_out(game_id: str, name: str, lines: dict[str, str], drawings: Drawings) 
 MARK = "\x00"
 
 
-def draw(game_id: str, name: str, context: dict[str, Any]) -> str:
+def draw(env: TemplateEnvironment, game_id: str, name: str, context: dict[str, Any]) -> str:
+    """The region drawn in `context` by the app's template environment (`Site.drawings.env`)."""
     shared = name in COMMON or name in LOBBY or name == CLOCK
     folder = "room" if shared else tables.TABLES[game_id].templates
-    return current_app.jinja_env.draw(f"{folder}/{name}.html", context)
+    return env.draw(f"{folder}/{name}.html", context)

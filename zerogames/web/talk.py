@@ -69,12 +69,18 @@ def watchers(code: str, published: Published) -> list[str]:
 
 
 def regions(
-    published: Published, room: RoomInfo, who: Viewer, kept: dict[str, Any] | None, fresh: bool = False
+    published: Published,
+    room: RoomInfo,
+    who: Viewer,
+    kept: dict[str, Any] | None,
+    known: Mutes,
+    fresh: bool = False,
 ) -> dict[str, str]:
     """The talk regions as this viewer sees them; `kept` (a live channel's): the controls drawn again
-    only when what they show changed. `fresh`: the viewer's mutes read from the store (a page drawn)."""
+    only when what they show changed. `known`: the process's mutes (`mutes()`); `fresh`: the
+    viewer's read from the store (a page drawn)."""
     try:
-        muted = mutes().of(who.uid, fresh=fresh)
+        muted = known.of(who.uid, fresh=fresh)
     except Unavailable:
         # The store away and this viewer's mutes never read: no one else's words rather than, perhaps,
         # a muted player's.
