@@ -61,6 +61,17 @@ class DrawingContext(Context):
                 # only one that takes the context uses them.
                 kwargs.pop("_loop_vars", None)
                 kwargs.pop("_block_vars", None)
+            if (
+                kind is Macro
+                and not kwargs
+                and len(args) == __obj._argument_count
+                and not (__obj.caller or __obj.catch_kwargs or __obj.catch_varargs)
+            ):
+                # Every argument given by position, and no caller or catch-all: Jinja's own
+                # Macro.__call__ would sort them (a list, a loop over the names, five checks) to end
+                # where this starts, at the macro's function, its output marked safe.
+                drawn = __obj._func(*args)
+                return _safe(Markup, drawn) if __obj._default_autoescape else drawn
             try:
                 return __obj(*args, **kwargs)
             except StopIteration:
