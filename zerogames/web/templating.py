@@ -14,6 +14,7 @@ from typing import Any
 from flask import templating
 from jinja2 import Template
 from jinja2.runtime import Context, Macro
+from jinja2.utils import missing
 from markupsafe import Markup, _escape_inner, escape
 
 # A Markup made of a string already safe, without Markup's own constructor (which asks the string
@@ -64,13 +65,14 @@ class DrawingContext(Context):
             if (
                 kind is Macro
                 and not kwargs
-                and len(args) == __obj._argument_count
+                and len(args) <= __obj._argument_count
                 and not (__obj.caller or __obj.catch_kwargs or __obj.catch_varargs)
             ):
-                # Every argument given by position, and no caller or catch-all: Jinja's own
-                # Macro.__call__ would sort them (a list, a loop over the names, five checks) to end
-                # where this starts, at the macro's function, its output marked safe.
-                drawn = __obj._func(*args)
+                # Arguments given by position alone (those left out take their defaults, `missing`
+                # to the macro's function), and no caller or catch-all: Jinja's own Macro.__call__
+                # would sort them (a list, a loop over the names, five checks) to end where this
+                # starts, at the macro's function, its output marked safe.
+                drawn = __obj._func(*args, *(missing,) * (__obj._argument_count - len(args)))
                 return _safe(Markup, drawn) if __obj._default_autoescape else drawn
             try:
                 return __obj(*args, **kwargs)
