@@ -124,6 +124,9 @@ def test_every_viewer_is_handed_what_their_own_view_draws(app, registry, game_id
                 assert list(given.regions) == list(whole.regions)
                 for name, html in whole.regions.items():
                     assert given.regions[name] == html, f"seat {seat}, v{published.version}: {name} differs"
+                    # Nothing at this table (its names are P0, P1, ...) writes a "<" of its own: one
+                    # escaped is a drawing's markup printed as text, which a page's words hide.
+                    assert "&lt;" not in html, f"seat {seat}, v{published.version}: {name} prints markup"
                 assert given.lines == whole.lines
         if room.status != "playing":
             break
