@@ -62,10 +62,9 @@ def settings(tmp_path, database_url) -> dict:
 
 
 @pytest.fixture
-def app(settings):
-    app = runtime.start(create_app(settings))
-    yield app
-    runtime.stop(app)  # its store's connection goes with its test (a server takes a hundred at most)
+def app(settings, serve):
+    # Stopped with its test: its store's connection goes with it (a server takes a hundred at most).
+    return serve(settings)
 
 
 @pytest.fixture

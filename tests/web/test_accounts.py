@@ -11,19 +11,15 @@ from werkzeug.security import generate_password_hash
 
 from tests.web.conftest import create_room, on_both_stores, uid_of
 from tests.web.test_records import PASSWORD, sign_in, sign_up
-from zerogames import accounts, runtime
+from zerogames import accounts
 
 pytestmark = on_both_stores
 
 
 @pytest.fixture
-def app(settings):
+def app(settings, serve):
     """The test app, with a quick password hash."""
-    from app import create_app
-
-    app = runtime.start(create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"}))
-    yield app
-    runtime.stop(app)
+    return serve({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"})
 
 
 @pytest.fixture(autouse=True)

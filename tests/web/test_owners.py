@@ -8,10 +8,8 @@ import time
 
 import pytest
 
-from app import create_app
 from tests.web.conftest import version_of, wait_until
 from tests.web.test_store import five_player_game
-from zerogames import runtime
 from zerogames.rooms import Refused, Subscriber, owners
 from zerogames.store import open_store
 
@@ -22,11 +20,9 @@ def database_url(postgres_server) -> str:
 
 
 @pytest.fixture
-def other(settings):
+def other(settings, serve):
     """A second server on the same database."""
-    app = runtime.start(create_app(settings))
-    yield app
-    runtime.stop(app)
+    return serve(settings)
 
 
 def test_a_room_is_taken_over_from_its_log_when_its_owner_dies(player, registry, other):

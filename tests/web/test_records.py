@@ -33,14 +33,9 @@ ZERO_GAME = GAMES["zero_game"]
 
 
 @pytest.fixture
-def app(settings):
+def app(settings, serve):
     """The test app, with a quick password hash (the real one is timed in the browser tests)."""
-    from app import create_app
-    from zerogames import runtime
-
-    app = runtime.start(create_app({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"}))
-    yield app
-    runtime.stop(app)
+    return serve({**settings, "PASSWORD_METHOD": "pbkdf2:sha256:1000"})
 
 
 def play_against_bots(client, registry, game="zero_game", bots=2) -> str:
