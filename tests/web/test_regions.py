@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import random
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from markupsafe import Markup
 from tests.web.conftest import timers_by_hand
 from zerogames.games import GAMES
 from zerogames.rooms.commands import TimeOut
-from zerogames.web import history, render, tables, talk, viewmodel
+from zerogames.web import history, live, render, tables, talk, viewmodel
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
 SPECTATOR = 99
@@ -179,3 +180,38 @@ def test_drawing_a_table_leaves_nothing_to_the_garbage_collector(app, registry, 
             registry.act(room, f"tab-{seat}", room.version, dict(action))
     finally:
         gc.unfreeze()
+
+
+def test_a_push_drawn_by_another_channel_goes_out_once_with_what_changed_after_it(app, registry):
+    """The first of a room's channels to wake for a change draws every channel's push, and each
+    channel's own handler sends it. One whose handler was busy meanwhile (its socket slow to take what
+    it is sent) keeps the one push drawn for it, not one per change: it then sends, in one message,
+    that push and then what changed after it, as a channel that sent the first push in its turn would
+    send it and then the next."""
+    room = registry.create("zero_game", {}, "tab-0", "P0")
+    for seat in (1, 2):
+        registry.join(room, f"tab-{seat}", f"P{seat}")
+    registry.start(room, "tab-0")
+    rng = random.Random(1)
+
+    def move() -> None:
+        seat = room.state["turn"]
+        action = rng.choice(GAMES["zero_game"].legal_actions(room.state, seat))
+        registry.act(room, f"tab-{seat}", room.version, dict(action))
+
+    with app.test_request_context(f"/r/{room.code}?seat=1"):
+        who = viewmodel.viewer(room.code)
+        busy, prompt = live.Pusher(room.code, room.game_id, who), live.Pusher(room.code, room.game_id, who)
+        registry.subscribe(room, live.Channel(who.uid, threading.Event(), busy))
+        busy.seed(room.published)
+        prompt.seed(room.published)
+        move()
+        live.draw_every_push(room, room.published, busy.site)
+        first = prompt.message(room.published)
+        for _ in range(3):
+            move()
+            live.draw_every_push(room, room.published, busy.site)
+        after = prompt.message(room.published)
+        assert first and after
+        assert busy.message(room.published) == first + after
+        assert busy.message(room.published) == "", "a push drawn ahead was sent twice"
