@@ -1,17 +1,22 @@
 """The live channel's push path alone, in one process: what each change costs its five seats' pushes.
 
 R Zero Game rooms of five players, every seat with a live channel open (so that the table shows them
-all connected, as in bench/live.py), each room making one random move at a time; after each move every
-seat's channel draws its push (zerogames.web.live.Pusher.message), as the server does, without the
-sockets. It prints, per change: the CPU the five pushes took, the CPU the collections of the young
-and middle generations took (run by the clock in the server: here after every round of moves), the
-objects those found in reference cycles, the regions drawn (Jinja templates run) and the HTML made.
+all connected, as in bench/live.py), each room making one random move at a time. After each move the
+first of its channels draws every seat's push (zerogames.web.live.draw_every_push) and each channel
+takes its own (Pusher.message), as the server does, without the sockets. It prints, per change: the
+CPU the five pushes took, the CPU the collections of the young and middle generations took (run by
+the clock in the server: here after every round of moves), the objects those found in reference
+cycles, the regions drawn (Jinja templates run) and the HTML made.
+
+With `between` megabytes, each channel's turn comes after that much other memory is read (not
+counted), as a busy server's channels wake among other sockets' reads and sends: what the pushes
+cost with the processor's caches cold.
 
 The CPU is the process's (time.process_time), so another tenant of a shared machine costs it little,
 but the figures still move by a tenth from run to run: compare two checkouts alternating. The counts
 (cycles, drawings, HTML) are the same on every run.
 
-Usage: python bench/push_path.py [rooms=20] [rounds of moves=60]
+Usage: python bench/push_path.py [rooms=20] [rounds of moves=60] [between=0]
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import gc
 import random
 import sys
 import tempfile
+import threading
 import time
+import zlib
 from pathlib import Path
 
 # This checkout's code, not whichever one an installed package points at.
@@ -29,7 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app import create_app
 from zerogames import runtime
 from zerogames.games import GAMES
-from zerogames.rooms import Subscriber
 from zerogames.web import live, templating, viewmodel
 
 SEATS = 5
@@ -51,6 +57,7 @@ class Counted(templating.TemplateEnvironment):
 def main() -> None:
     rooms = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 60
+    between = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     with tempfile.TemporaryDirectory() as folder:
         settings = {"TESTING": True, "DATABASE": f"{folder}/zerogames.db", "DEV": True, "BOT_DELAY": 0}
         app = create_app(settings)
@@ -58,7 +65,7 @@ def main() -> None:
         runtime.start(app)
         try:
             with app.test_request_context("/"):
-                report(measure(app.extensions["zerogames"], rooms, rounds))
+                report(measure(app.extensions["zerogames"], rooms, rounds, between))
         finally:
             runtime.stop(app)
 
@@ -71,18 +78,19 @@ def seated(registry, number: int) -> tuple:
     for seat, uid in enumerate(uids[1:], 1):
         registry.join(room, uid, f"P{seat}")
     registry.start(room, uids[0], seed=number)  # the same deals on every run
-    for uid in uids:
-        registry.subscribe(room, Subscriber(uid))
     act_url = f"/r/{room.code}/act"
     viewers = [viewmodel.Viewer(uid, {}, f"P{seat}", act_url) for seat, uid in enumerate(uids)]
     pushers = [live.Pusher(room.code, room.game_id, who) for who in viewers]
+    for uid, pusher in zip(uids, pushers, strict=True):
+        registry.subscribe(room, live.Channel(uid, threading.Event(), pusher))
     for pusher in pushers:
         # As a channel opens: its page shows the table as it is, and each push carries what changed.
         pusher.seed(room.published)
     return room, uids, pushers
 
 
-def measure(registry, rooms: int, rounds: int) -> dict[str, float]:
+def measure(registry, rooms: int, rounds: int, between: int) -> dict[str, float]:
+    other = bytearray(between << 20)
     tables = [seated(registry, number) for number in range(rooms)]
     pick = random.Random(1).choice
     # As the server does: what was set up is left out of collections, which run only when told to.
@@ -100,9 +108,15 @@ def measure(registry, rooms: int, rounds: int) -> dict[str, float]:
                 mover = published.state["turn"]
                 action = pick(GAMES[room.game_id].legal_actions(published.state, mover))
                 registry.act(room, uids[mover], published.version, action)
-                started = time.process_time()
-                figures["html"] += sum(len(pusher.message(room.published)) for pusher in pushers)
-                figures["push"] += time.process_time() - started
+                for pusher in pushers:  # each channel in its turn, as the server wakes them
+                    if other:
+                        zlib.crc32(other)  # read through, pushing the pushes' own data out of the caches
+                    started = time.process_time()
+                    published = room.published
+                    if published.seq > pusher.seq:
+                        live.draw_every_push(room, published, pusher.site)
+                    figures["html"] += len(pusher.message(published))
+                    figures["push"] += time.process_time() - started
                 figures["changes"] += 1
             if turn % COLLECT_EVERY == COLLECT_EVERY - 1:
                 started = time.process_time()
