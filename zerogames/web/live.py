@@ -3,10 +3,10 @@ bringing the page's moves (no HTTP request each).
 
 The socket's own handler sends its pushes, so a slow client holds up nobody else. It sleeps until
 the room changes; the first of the room's channels to wake draws every channel's push of the room's
-latest publication, one after another, and each handler sends its own: several quick changes are sent
-as one, and a table is never replaced by an older one. Between pushes, one heartbeat a second (Heartbeat) tells the
-page its channel still flows. A move the page sends is made as a posted one is (web/table.py), and
-answered with the page's notice in the message that pushes the table it made.
+latest publication, one after another, and each handler sends its own: several quick changes are
+sent as one, and a table is never replaced by an older one. Between pushes, one heartbeat a second
+(Heartbeat) tells the page its channel still flows. A move the page sends is made as a posted one is
+(web/table.py), and answered with the page's notice in the message that pushes the table it made.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from typing import Any
 import simple_websocket.ws
 from flask import Blueprint, abort, current_app, g, request
 from flask_sock import Sock
+from gevent.lock import Semaphore
 from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import Opcode, RsvBits
 
-from zerogames import metrics
+from zerogames import metrics, offload
 from zerogames.rooms import Published, Room, Subscriber
 from zerogames.rooms.lobby import SENT_AWAY
 
@@ -243,7 +244,7 @@ class Pusher:
         self.kept: render.Kept = {}  # this viewer's own regions, with what they were drawn from
         self.site = render.this_site()
         self.ahead = ""  # drawn by another channel of the room, not yet sent
-        self.lock = threading.Lock()
+        self.lock = drawing_lock()
 
     def seed(self, published: Published) -> None:
         """Start from what the page already shows (drawn from `published`): nothing to resend."""
@@ -290,6 +291,12 @@ class Pusher:
             else:
                 changed.append(html)
         return "".join(changed)
+
+
+def drawing_lock() -> Any:
+    """A pusher's lock: under the event loop gevent's own semaphore, whose taking and letting go are
+    compiled (the patched threading.Lock is a Python class over it, twice the calls); else a thread's."""
+    return Semaphore() if offload.served_by_the_loop() else threading.Lock()
 
 
 class Channel(Subscriber):
