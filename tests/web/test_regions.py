@@ -215,3 +215,36 @@ def test_a_push_drawn_by_another_channel_goes_out_once_with_what_changed_after_i
         assert first and after
         assert busy.message(room.published) == first + after
         assert busy.message(room.published) == "", "a push drawn ahead was sent twice"
+
+
+def test_a_push_that_fails_to_draw_for_one_channel_leaves_the_others_theirs(app, registry, monkeypatch):
+    """The channel that draws every push of a change goes on when one of them fails: the viewer whose
+    push could not be drawn is left to draw it in its own channel (failing there, as it would have),
+    and the others, the drawing channel's own first, are pushed their tables."""
+    room = registry.create("zero_game", {}, "tab-0", "P0")
+    for seat in (1, 2):
+        registry.join(room, f"tab-{seat}", f"P{seat}")
+    registry.start(room, "tab-0")
+    pushers = []
+    for seat in range(3):
+        with app.test_request_context(f"/r/{room.code}?seat={seat}"):
+            who = viewmodel.viewer(room.code)
+            pushers.append(live.Pusher(room.code, room.game_id, who))
+            registry.subscribe(room, live.Channel(who.uid, threading.Event(), pushers[-1]))
+    drawn = render.render_regions
+
+    def failing_for_seat_1(code, game_id, published, who, *rest):
+        if who is pushers[1].who:
+            raise RuntimeError("a drawing that fails")
+        return drawn(code, game_id, published, who, *rest)
+
+    seat = room.state["turn"]
+    with app.test_request_context(f"/r/{room.code}"):
+        for pusher in pushers:
+            pusher.seed(room.published)
+        monkeypatch.setattr(render, "render_regions", failing_for_seat_1)
+        registry.act(room, f"tab-{seat}", room.version, GAMES["zero_game"].legal_actions(room.state, seat)[0])
+        live.draw_every_push(room, room.published, pushers[0].site)
+        assert pushers[0].message(room.published) and pushers[2].message(room.published)
+        with pytest.raises(RuntimeError):
+            pushers[1].message(room.published)

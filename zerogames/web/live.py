@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import socket
 import struct
 import threading
@@ -36,6 +37,7 @@ from zerogames.rooms.lobby import SENT_AWAY
 from . import identity, limits, presence, render, table, viewmodel
 from .registry import web_registry
 
+log = logging.getLogger(__name__)
 bp = Blueprint("live", __name__)
 sock = Sock()
 
@@ -320,7 +322,12 @@ def draw_every_push(room: Room, published: Published, site: render.Site) -> None
     shared[DRAWN_AHEAD] = ""
     for subscriber in tuple(room.subscribers):  # one copy, taken whole: others subscribe meanwhile
         if type(subscriber) is Channel:
-            subscriber.pusher.draw_ahead(published)
+            try:
+                subscriber.pusher.draw_ahead(published)
+            except Exception:
+                # Another viewer's drawing that fails is theirs: their own handler draws it again
+                # (and fails there, closing their channel alone), and this one goes on.
+                log.exception("a push drawn ahead failed: its own channel draws it")
 
 
 # The key in a change's shared memo (Drawings.shared) that marks its pushes drawn.
