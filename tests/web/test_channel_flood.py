@@ -15,6 +15,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 import websocket
@@ -249,12 +250,22 @@ def test_a_flood_of_channels_past_the_cap_leaves_the_site_and_its_players_unhurt
 
 
 def test_a_quiet_channel_hears_the_servers_heartbeat_every_second(server):
-    # Else a page, hearing nothing for 2.5 s, calls its channel stalled and opens another (site.js).
+    """Else a page, hearing nothing for 2.5 s, calls its channel stalled and opens another (site.js).
+    The beat just after a push is skipped (the push was news enough): the first beat may come two
+    seconds after it, every other one a second after the last."""
     code, host = new_room(server)
     ws = channel(server, code, cookie=host)
     ws.send("{}")
     assert 'id="room-version"' in ws.recv()  # the table, whole
-    began = time.monotonic()
-    assert [ws.recv() for _ in range(3)] == ["", "", ""]  # nothing changed: heartbeats, empty
-    assert time.monotonic() - began < 3 * HEARTBEAT_EVERY + 1
+    heard = [time.monotonic()]
+    for _ in range(3):
+        assert ws.recv() == ""  # nothing changed: heartbeats, empty
+        heard.append(time.monotonic())
+    gaps = [later - earlier for earlier, later in pairwise(heard)]
+    assert gaps[0] < 2 * HEARTBEAT_EVERY + LATE, gaps
+    assert all(gap < HEARTBEAT_EVERY + LATE for gap in gaps[1:]), gaps
     ws.close()
+
+
+# How late a beat may come on a busy test machine: well within the page's 2.5 s.
+LATE = 0.4
