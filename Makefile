@@ -2,12 +2,20 @@
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# PROCESSES=2 (or more): that many processes sharing the SQLite file behind nginx (zerogames/front.py);
+# on two cores they carry about a thousand tables, which one cannot (README: One machine, both cores).
+PROCESSES ?= 1
 
 .PHONY: run test lint bench chromium servers
 
 # Served as zerogames/serving.py says: one gevent worker (see README for several behind a proxy).
 run: $(VENV)/.installed
+ifeq ($(PROCESSES),1)
 	$(BIN)/gunicorn -c python:zerogames.serving --bind 127.0.0.1:$(PORT) 'app:create_app()'
+else
+	@$(MAKE) --no-print-directory servers
+	$(BIN)/python -m zerogames.front --port $(PORT) --processes $(PROCESSES)
+endif
 
 # Two workers, one per core; a test file stays on one worker (each browser test has its own server).
 test: $(VENV)/.dev-installed chromium servers

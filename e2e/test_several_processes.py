@@ -9,7 +9,6 @@ import psycopg
 import pytest
 from playwright.sync_api import expect
 
-from e2e import proxy
 from e2e.conftest import Server
 from e2e.table import (
     create_room,
@@ -20,11 +19,12 @@ from e2e.table import (
     zero_game_hand,
 )
 from tests import postgres
+from zerogames import front
 from zerogames.launch import free_port
 from zerogames.store.postgres import room_key
 
 pytestmark = pytest.mark.skipif(
-    not (postgres.available() and proxy.available()), reason="needs PostgreSQL and nginx (`make test`)"
+    not (postgres.available() and front.available()), reason="needs PostgreSQL and nginx (`make test`)"
 )
 PROCESSES = ("a", "b", "c")
 # Seconds from the kill to every page live again on another process.
@@ -43,7 +43,7 @@ def site(tmp_path):
         )
         for name in PROCESSES
     }
-    nginx = proxy.Nginx(tmp_path / "nginx", [server.port for server in servers.values()], free_port())
+    nginx = front.Nginx(tmp_path / "nginx", [server.port for server in servers.values()], free_port())
     try:
         for server in servers.values():
             server.start()
