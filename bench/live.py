@@ -20,6 +20,8 @@ Usage: python bench/live.py [rooms=200] [seconds=60] [interval=2.0]
   action winds it anew and every push carries the new deadline.
   BENCH_PROCESSES=n: n server processes on a throwaway PostgreSQL behind nginx, set up as the README
   says (the clients talk to nginx); the CPU line then shows the servers', nginx's and PostgreSQL's.
+  With BENCH_STORE=sqlite, the n processes share one SQLite file instead, each owning its share of the
+  room codes, as `make run PROCESSES=n` serves them (zerogames/front.py).
   BENCH_BOTS=level: each room is one player and four bots of that level (easy, normal or hard), moving
   after the site's own bot pause; the player moves whenever it is their turn, after a pause of up to
   INTERVAL seconds, and each of their moves is measured (the move to the push of the new table).
@@ -69,6 +71,7 @@ from wsproto.extensions import PerMessageDeflate  # noqa: E402
 # from the checkout zerogames.launch is in.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from zerogames.front import Nginx, OneMachine  # noqa: E402
 from zerogames.launch import free_port, serve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +95,8 @@ LATE = 10  # seconds after which a push that has not reached every seat is count
 # Moves go over the mover's socket, as a live page sends them; BENCH_POST=1 posts them instead, as a
 # page without its channel does.
 POSTED = bool(os.environ.get("BENCH_POST"))
+# Several processes (BENCH_PROCESSES) share PostgreSQL, or with BENCH_STORE=sqlite the SQLite file.
+STORE = os.environ.get("BENCH_STORE", "postgresql")
 NOTICE = re.compile(r'<div id="notice".*?</div>', re.S)
 ANSWER_WAIT = 30  # seconds a move's answer may take before it counts as unanswered (a POST's timeout)
 
@@ -382,20 +387,23 @@ def make_room(port: int) -> str:
 # Every room and socket here comes from one address, and each seat's tab identity sits in every room:
 # the limits a site sets per client (README, What one client may ask) would refuse most of them.
 UNLIMITED = {"ROOMS_AT_ONCE": 10**6, "LIVE_PER_ADDRESS": 10**6, "LIVE_PER_IDENTITY": 10**6}
+APP = f"app:create_app({UNLIMITED!r})"
+SERVER_ENV = {"ZEROGAMES_DEV": "1", "ZEROGAMES_SECRET_KEY": "bench"}
 
 
 def start_server(port: int, database: Path, database_url: str = "") -> subprocess.Popen:
-    env = {**os.environ, "ZEROGAMES_DB": str(database), "ZEROGAMES_DEV": "1", "ZEROGAMES_SECRET_KEY": "bench"}
+    env = {**os.environ, "ZEROGAMES_DB": str(database), **SERVER_ENV}
     if database_url:
         env.update(ZEROGAMES_DATABASE_URL=database_url, ZEROGAMES_PROXIES="127.0.0.1")
     # As `make run` serves; BENCH_WORKER=gthread compares threads (one per open socket).
     threads = os.environ.get("BENCH_WORKER") == "gthread"
     worker = ("--worker-class", "gthread", "--threads", "1500") if threads else ()
-    return serve(port, env, f"app:create_app({UNLIMITED!r})", options=worker)
+    return serve(port, env, APP, options=worker)
 
 
 class Site:
-    """One server process on SQLite, as `make run` serves; or n on PostgreSQL behind nginx."""
+    """One server process on SQLite, as `make run` serves; or n behind nginx: on PostgreSQL, or sharing
+    the SQLite file as `make run PROCESSES=n` serves them (BENCH_STORE=sqlite)."""
 
     def __init__(self, folder: Path, processes: int) -> None:
         self.postgres = self.nginx = None
@@ -403,8 +411,14 @@ class Site:
             self.port = free_port()
             self.servers = [start_server(self.port, folder / "bench.db")]
             return
+        if STORE == "sqlite":
+            self.port = free_port()
+            env = {"ZEROGAMES_DB": str(folder / "bench.db"), **SERVER_ENV}
+            ports = [free_port() for _ in range(processes)]
+            machine = OneMachine(ports, self.port, folder, env, app=APP).start()
+            self.servers, self.nginx = machine.servers, machine.nginx
+            return
         sys.path.insert(0, str(ROOT))
-        from e2e.proxy import Nginx
         from tests.postgres import PostgresServer
 
         self.postgres = PostgresServer().start()
@@ -420,6 +434,7 @@ class Site:
         used = {name: sum(cpu_seconds(server.pid) for server in self.servers)}
         if self.nginx is not None:
             used["nginx"] = cpu_seconds(self.nginx.process.pid)
+        if self.postgres is not None:
             used["PostgreSQL"] = cpu_seconds(self.postgres.process.pid)
         return used
 
@@ -430,6 +445,7 @@ class Site:
                 server.wait()
         if self.nginx is not None:
             self.nginx.stop()
+        if self.postgres is not None:
             self.postgres.stop()
 
 
