@@ -112,3 +112,21 @@ def play_zero_game_opening(pages: list[Page]) -> tuple[str, list[list[str]]]:
         take_zero_game_turn(page)
         expect(page.locator("#status .headline")).not_to_contain_text("Your turn")
     return pages[0].locator("#seats").inner_text(), [zero_game_hand(page) for page in pages]
+
+
+def plays_on_where_it_was(
+    pages: list[Page], acknowledged: str, hands: list[list[str]], turns: int = 1
+) -> None:
+    """After an outage, the same pages, never reloaded, are live again with every acknowledged move
+    there (the seats' line and each hand, as `play_zero_game_opening` read them), and play goes on:
+    each of `turns` more moves is pushed to every page."""
+    for page in pages:
+        expect(page.locator("#live-status")).to_have_text("Live", timeout=20_000)
+    assert [zero_game_hand(page) for page in pages] == hands
+    assert pages[0].locator("#seats").inner_text() == acknowledged
+    for _ in range(turns):
+        page = whose_turn(pages)
+        version = int(page.locator("#room-version").get_attribute("value"))
+        take_zero_game_turn(page)
+        for each in pages:
+            expect(each.locator("#room-version")).to_have_value(str(version + 1))

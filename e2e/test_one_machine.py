@@ -17,14 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.conftest import ROOT
-from e2e.table import (
-    create_room,
-    join_room,
-    play_zero_game_opening,
-    take_zero_game_turn,
-    whose_turn,
-    zero_game_hand,
-)
+from e2e.table import create_room, join_room, play_zero_game_opening, plays_on_where_it_was
 from zerogames import front
 from zerogames.launch import free_port
 
@@ -158,14 +151,6 @@ def test_tables_of_both_processes_play_through_the_front_and_a_dead_process_leav
     again.start()
     try:
         for pages, acknowledged, hands in tables:
-            for page in pages:
-                expect(page.locator("#live-status")).to_have_text("Live", timeout=20_000)
-            assert [zero_game_hand(page) for page in pages] == hands
-            assert pages[0].locator("#seats").inner_text() == acknowledged
-            page = whose_turn(pages)
-            version = int(page.locator("#room-version").get_attribute("value"))
-            take_zero_game_turn(page)
-            for each in pages:
-                expect(each.locator("#room-version")).to_have_value(str(version + 1))
+            plays_on_where_it_was(pages, acknowledged, hands)
     finally:
         again.stop()

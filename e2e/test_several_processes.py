@@ -10,14 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.conftest import Server
-from e2e.table import (
-    create_room,
-    join_room,
-    play_zero_game_opening,
-    take_zero_game_turn,
-    whose_turn,
-    zero_game_hand,
-)
+from e2e.table import create_room, join_room, play_zero_game_opening, plays_on_where_it_was
 from tests import postgres
 from zerogames import front
 from zerogames.launch import free_port
@@ -88,16 +81,6 @@ def test_a_killed_process_s_table_comes_back_on_another_and_the_same_pages_play_
         assert time.monotonic() - killed < TAKEOVER_LIMIT, "the table was not taken over"
         time.sleep(0.02)
     print(f"taken over in {time.monotonic() - killed:.2f} s")
-    for page in pages:
-        expect(page.locator("#live-status")).to_have_text("Live")
-
     # The same pages, never reloaded: every acknowledged move is there, and play goes on.
-    assert [zero_game_hand(page) for page in pages] == hands
-    assert pages[0].locator("#seats").inner_text() == acknowledged
-    for _ in range(3):
-        page = whose_turn(pages)
-        version = int(page.locator("#room-version").get_attribute("value"))
-        take_zero_game_turn(page)
-        for each in pages:  # every page is pushed the move
-            expect(each.locator("#room-version")).to_have_value(str(version + 1))
+    plays_on_where_it_was(pages, acknowledged, hands, turns=3)
     expect(pages[0].locator("#seats")).not_to_have_text(acknowledged)
