@@ -154,3 +154,6 @@ def test_tables_of_both_processes_play_through_the_front_and_a_dead_process_leav
             plays_on_where_it_was(pages, acknowledged, hands)
     finally:
         again.stop()
+    # Stopped as a service manager stops it: a clean end, and nothing left serving.
+    assert again.process.returncode == 0, again.log.read_text()
+    assert not listening(again.port) and not listening(again.port + 1)

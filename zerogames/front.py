@@ -206,6 +206,10 @@ class OneMachine:
             server.wait()
 
 
+class Stopped(Exception):
+    """SIGTERM or SIGINT, by its name."""
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m zerogames.front",
@@ -225,7 +229,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("needs nginx (`make servers` installs it on Debian)")
 
     def stop(number: int, _frame: object) -> None:
-        raise SystemExit(f"stopped by {signal.Signals(number).name}")
+        raise Stopped(signal.Signals(number).name)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
@@ -242,7 +246,12 @@ def main(argv: list[str] | None = None) -> None:
             while (stopped := machine.stopped()) is None:
                 time.sleep(0.5)
             raise SystemExit(f"{stopped}: stopping the rest")
+        except Stopped as asked:  # Ctrl-C or a service manager's stop: a clean end, exit status 0
+            print(f"stopped by {asked}", flush=True)
         finally:
+            # A second Ctrl-C while the parts stop must not leave one of them running.
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
             machine.stop()
 
 
