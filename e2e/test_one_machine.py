@@ -20,6 +20,7 @@ from e2e.conftest import ROOT
 from e2e.table import create_room, join_room, play_zero_game_opening, plays_on_where_it_was
 from zerogames import front
 from zerogames.launch import free_port
+from zerogames.rooms.room import first_letters
 
 pytestmark = pytest.mark.skipif(not front.available(), reason="needs nginx (`make test`)")
 PROCESSES = 2
@@ -111,7 +112,7 @@ def site(tmp_path):
 
 def share(code: str) -> int:
     """The process that owns a room, by its code's first letter."""
-    return next(index for index in range(PROCESSES) if code[0] in front.letters_of(index, PROCESSES))
+    return next(index for index in range(PROCESSES) if code[0] in first_letters(index, PROCESSES))
 
 
 def test_tables_of_both_processes_play_through_the_front_and_a_dead_process_leaves_nothing_lost(

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO
 
 from .launch import serve
-from .rooms.room import CODE_ALPHABET
+from .rooms.room import first_letters
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -102,16 +102,11 @@ def site(listen: str, ports: list[int], by_letter: bool = False) -> str:
         rooms = BY_HASH.format(servers=servers)
         return rooms + SERVER.format(listen=listen, servers=servers, rooms="http://zerogames_rooms")
     letters = "\n".join(
-        f"        ~*^/r/[{letters_of(index, len(ports))}] 127.0.0.1:{port};"
+        f"        ~*^/r/[{first_letters(index, len(ports))}] 127.0.0.1:{port};"
         for index, port in enumerate(ports)
     )
     rooms = BY_LETTER.format(first=ports[0], letters=letters)
     return rooms + SERVER.format(listen=listen, servers=servers, rooms="http://$zerogames_owner")
-
-
-def letters_of(index: int, count: int) -> str:
-    """The first letters of the codes process `index` of `count` owns (as its RoomRegistry does)."""
-    return CODE_ALPHABET[index::count]
 
 
 class Nginx:
@@ -160,7 +155,7 @@ def available() -> bool:
 
 class OneMachine:
     """Processes of the site sharing one SQLite file on the loopback's `ports`, process i owning the room
-    codes whose first letter is in its share (`letters_of`), with nginx on `port` sending each room's
+    codes whose first letter is in its share (`first_letters`), with nginx on `port` sending each room's
     requests to its owner. Nothing moves: a process that stops takes its rooms down until it is started
     again, so the whole set-up stops with any of its processes."""
 

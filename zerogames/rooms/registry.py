@@ -31,7 +31,7 @@ from .decide import decide
 from .facts import Facts, Seat, deserted
 from .names import clean_name
 from .owners import OwnedElsewhere, Owners
-from .room import CODE_ALPHABET, CODE_LENGTH, Moved, Room, a_code
+from .room import CODE_ALPHABET, CODE_LENGTH, Moved, Room, a_code, first_letters
 from .scheduler import Scheduler, Timer
 
 # Random codes tried at one length before a longer one is made: with nine codes in ten taken, twenty
@@ -52,10 +52,9 @@ class RoomRegistry:
         shard: tuple[int, int] = (0, 1),
     ) -> None:
         self.store = store
-        # With several processes, process i of n owns the codes whose first letter is in its slice
-        # of the alphabet, so a proxy can pin every room to its process by the code's first letter.
-        index, count = shard
-        self.first_letters = CODE_ALPHABET[index::count]
+        # With several processes on one SQLite file, process i of n owns the codes whose first letter
+        # is in its share, so a proxy can pin every room to its process by the code's first letter.
+        self.first_letters = first_letters(*shard)
         self.clock = clock
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
