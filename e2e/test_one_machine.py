@@ -9,8 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,7 @@ from playwright.sync_api import expect
 from e2e.conftest import ROOT
 from e2e.table import create_room, join_room, play_zero_game_opening, plays_on_where_it_was
 from zerogames import front
-from zerogames.launch import free_port
+from zerogames.launch import answering, free_port
 from zerogames.rooms.room import first_letters
 
 pytestmark = pytest.mark.skipif(not front.available(), reason="needs nginx (`make test`)")
@@ -51,15 +49,11 @@ class Front:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1).close()
-                return self
-            except OSError:
-                assert self.process.poll() is None, self.log.read_text()
-                assert time.monotonic() < deadline, "the front did not start"
-                time.sleep(0.1)
+        try:
+            answering(self.url + "/", self.process, seconds=30)
+        except RuntimeError as error:
+            pytest.fail(f"{error}: {self.log.read_text()}")
+        return self
 
     def servers(self) -> list[str]:
         """The process groups of the site's processes the front started (gunicorn's, one per process)."""

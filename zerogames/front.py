@@ -168,8 +168,7 @@ class OneMachine:
         stderr: IO[bytes] | int | None = subprocess.DEVNULL,
         app: str = "app:create_app()",
     ) -> None:
-        self.count, self.stderr, self.app = len(ports), stderr, app
-        self.ports = ports
+        self.ports, self.stderr, self.app = ports, stderr, app
         # Only nginx, on this machine, is believed about the client's address (the limits count by it).
         self.env = {**os.environ, "ZEROGAMES_PROXIES": "127.0.0.1", **(env or {})}
         self.servers: list[subprocess.Popen[bytes]] = []
@@ -178,7 +177,7 @@ class OneMachine:
 
     def start(self) -> OneMachine:
         for index, port in enumerate(self.ports):
-            shard = {"ZEROGAMES_SHARD": f"{index}/{self.count}"}
+            shard = {"ZEROGAMES_SHARD": f"{index}/{len(self.ports)}"}
             self.servers.append(serve(port, {**self.env, **shard}, self.app, stderr=self.stderr))
         self.nginx.start()
         return self

@@ -50,10 +50,15 @@ def serve(
         stderr=stderr,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 20
+    return answering(f"http://127.0.0.1:{port}/", process)
+
+
+def answering(url: str, process: subprocess.Popen[bytes], seconds: float = 20) -> subprocess.Popen[bytes]:
+    """`process` once `url` answers; RuntimeError if it stops first, or stays silent `seconds`."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
+            urllib.request.urlopen(url, timeout=1).close()
             return process
         except OSError:
             if process.poll() is not None:

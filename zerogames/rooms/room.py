@@ -22,16 +22,14 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 4
 # Codes grow a letter when the shorter ones are hard to find free (RoomRegistry.new_code): this far.
 LONGEST_CODE = 8
+# How many past publications a room keeps, so that a page's live channel can start from what it shows.
+RECENT_PUBLISHED = 32
 
 
 def first_letters(index: int, count: int) -> str:
     """The first letters of the codes that process `index` of `count` owns, when several share one
     SQLite file (ZEROGAMES_SHARD): a proxy sends each room to its owner by the first letter alone."""
     return CODE_ALPHABET[index::count]
-
-
-# How many past publications a room keeps, so that a page's live channel can start from what it shows.
-RECENT_PUBLISHED = 32
 
 
 class Moved(Refused):
