@@ -40,6 +40,17 @@ def browser_type_launch_args(browser_type_launch_args):
     return args
 
 
+def site_env(database: Path) -> dict[str, str]:
+    """A test site's environment: its own database, development mode, bots that move at once."""
+    return {
+        **os.environ,
+        "ZEROGAMES_DB": str(database),
+        "ZEROGAMES_DEV": "1",
+        "ZEROGAMES_BOT_DELAY": "0",
+        "ZEROGAMES_SECRET_KEY": "e2e",
+    }
+
+
 class Server:
     """The site as `make run` serves it (gunicorn, gevent), on its own port and database."""
 
@@ -55,14 +66,7 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        env = {
-            **os.environ,
-            "ZEROGAMES_DB": str(self.database),
-            "ZEROGAMES_DEV": "1",
-            "ZEROGAMES_BOT_DELAY": "0",
-            "ZEROGAMES_SECRET_KEY": "e2e",
-            **self.env,
-        }
+        env = {**site_env(self.database), **self.env}
         try:
             self.process = serve(self.port, env, self.app, stderr=self.log.open("ab"))
         except RuntimeError as error:

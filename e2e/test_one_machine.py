@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,10 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import ROOT
+from e2e.conftest import ROOT, site_env
 from e2e.table import create_room, join_room, play_zero_game_opening, plays_on_where_it_was
 from zerogames import front
-from zerogames.launch import answering, free_port
+from zerogames.launch import answering, free_port, listening
 from zerogames.rooms.room import first_letters
 
 pytestmark = pytest.mark.skipif(not front.available(), reason="needs nginx (`make test`)")
@@ -27,16 +26,10 @@ PROCESSES = 2
 class Front:
     """`python -m zerogames.front`, as `make run PROCESSES=2` starts it, on its own port and database."""
 
-    def __init__(self, folder: Path) -> None:
-        self.port = free_ports_in_a_row(1 + PROCESSES)  # nginx's, then the processes'
+    def __init__(self, folder: Path, port: int | None = None) -> None:
+        self.port = port or free_ports_in_a_row(1 + PROCESSES)  # nginx's, then the processes'
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "ZEROGAMES_DB": str(folder / "zerogames.db"),
-            "ZEROGAMES_DEV": "1",
-            "ZEROGAMES_BOT_DELAY": "0",
-            "ZEROGAMES_SECRET_KEY": "e2e",
-        }
+        self.env = site_env(folder / "zerogames.db")
         self.log = folder / "front.log"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -89,14 +82,6 @@ def processes() -> list[tuple[str, str, str, bytes]]:
     return found
 
 
-def listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
 @pytest.fixture
 def site(tmp_path):
     started = Front(tmp_path).start()
@@ -141,9 +126,7 @@ def test_tables_of_both_processes_play_through_the_front_and_a_dead_process_leav
 
     # Started again on the same file and port: the same open pages find both tables where they were,
     # and play on.
-    again = Front(tmp_path)
-    again.port, again.url = site.port, site.url
-    again.start()
+    again = Front(tmp_path, port=site.port).start()
     try:
         for pages, acknowledged, hands in tables:
             plays_on_where_it_was(pages, acknowledged, hands)

@@ -18,14 +18,13 @@ import argparse
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import IO
 
-from .launch import serve
+from .launch import listening, serve
 from .rooms.room import first_letters
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -132,16 +131,13 @@ class Nginx:
             start_new_session=True,
         )
         deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return self
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"nginx stopped: {(self.folder / 'error.log').read_text()}") from None
-                if time.monotonic() > deadline:
-                    raise RuntimeError("nginx did not start") from None
-                time.sleep(0.05)
+        while not listening(self.port):
+            if self.process.poll() is not None:
+                raise RuntimeError(f"nginx stopped: {(self.folder / 'error.log').read_text()}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("nginx did not start")
+            time.sleep(0.05)
+        return self
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -20,6 +20,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def listening(port: int) -> bool:
+    """Whether something takes connections on the loopback's `port`."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def serve(
     port: int,
     env: dict[str, str],
