@@ -5,7 +5,7 @@ asking again (a changed file is a new URL); pages and static files are sent comp
 gzip, as the browser accepts). Scripts and styles are sent without their comments and spaces (rjsmin,
 rcssmin: the files stay as written, nothing is built), made and compressed at their best once per
 change of the file rather than per request. The live channel is never touched here: its frames
-compress on their own (web/live.py).
+compress on their own (web/frames.py).
 """
 
 from __future__ import annotations

@@ -15,81 +15,26 @@ import contextlib
 import json
 import logging
 import socket
-import struct
 import threading
 import time
-import zlib
 from collections.abc import Callable
 from typing import Any
 
-import simple_websocket.ws
 from flask import Blueprint, abort, current_app, g, request
 from flask_sock import Sock
 from gevent.lock import Semaphore
-from wsproto.connection import ConnectionState
-from wsproto.extensions import PerMessageDeflate
-from wsproto.frame_protocol import Opcode, RsvBits
 
 from zerogames import metrics, offload
 from zerogames.rooms import Published, Room, Subscriber
 from zerogames.rooms.lobby import SENT_AWAY
 
 from . import identity, limits, presence, render, table, viewmodel
+from .frames import send
 from .registry import web_registry
 
 log = logging.getLogger(__name__)
 bp = Blueprint("live", __name__)
 sock = Sock()
-
-
-class LightDeflate(PerMessageDeflate):
-    """Browsers ask for compressed frames, and get them: a push compresses to about a tenth against the
-    ones before it. With a thousand sockets open, though, zlib's default state (256 KB a socket, hash
-    tables read at random) no longer fits any cache, and each push costs a tenth of a millisecond more.
-    A small hash table and the fastest level halve that, for a few more bytes (about 270 a push, where
-    3,000 are allowed).
-
-    It reaches past wsproto's public API (`_compressor`, `_compressible_opcode`, and `send` below
-    `_proto`) and replaces the name simple-websocket offers it by: both are pinned in pyproject.toml."""
-
-    def frame_outbound(self, proto: Any, opcode: Any, rsv: Any, data: bytes, fin: bool) -> Any:
-        if self._compressor is None and self._compressible_opcode(opcode):
-            bits = self.client_max_window_bits if proto.client else self.server_max_window_bits
-            self._compressor = zlib.compressobj(1, zlib.DEFLATED, -int(bits), 2)
-        return super().frame_outbound(proto, opcode, rsv, data, fin)
-
-
-# simple-websocket offers wsproto's extension by this module-level name when a socket opens.
-simple_websocket.ws.PerMessageDeflate = LightDeflate
-
-# A text message's first header byte, whole (FIN) and, when compressed, marked so (RSV1); the
-# reserved bits as a frame starts with them, before an extension sets its own.
-TEXT, COMPRESSED = 0x81, 0x40
-UNSET = RsvBits(False, False, False)
-
-
-def send(ws: Any, text: str) -> None:
-    """`ws.send(text)`, the frame made here: wsproto builds a frame through a general path (any
-    opcode, fragments, masking, a chain of extensions) that cost as much as the push's compression.
-    A server's whole text message is one unmasked frame, compressed when the page asked for it."""
-    connection = ws.ws.connection
-    if not ws.connected or connection is None or connection.state is not ConnectionState.OPEN:
-        ws.send(text)  # closed or closing: simple-websocket and wsproto say so
-        return
-    proto, payload, first = connection._proto, text.encode(), TEXT
-    for extension in proto.extensions:
-        if isinstance(extension, LightDeflate):
-            # The extension's own compression of a final frame, in the socket's own context.
-            _, payload = extension.frame_outbound(proto, Opcode.TEXT, UNSET, payload, True)
-            first |= COMPRESSED
-    length = len(payload)
-    if length < 126:
-        header = bytes((first, length))
-    elif length < 1 << 16:
-        header = struct.pack("!BBH", first, 126, length)
-    else:
-        header = struct.pack("!BBQ", first, 127, length)
-    ws.sock.send(header + payload)
 
 
 # Seconds a new socket waits for its page to say what it shows, and the longest such message read.
