@@ -94,8 +94,8 @@ def a_move(shown: str, later: int = 0) -> str:
 
 
 def cut(data: bytes) -> list[bytes]:
-    """The data in two writes, cut inside its last frame's header."""
-    return [data[:-12], data[-12:]] if len(data) > 12 else [data[:1], data[1:]]
+    """The data in two writes, its last frame (a move's, some 60 bytes) cut in two."""
+    return [data[:-12], data[-12:]]
 
 
 ARRIVALS = {

@@ -167,8 +167,7 @@ class ChannelServer(simple_websocket.Server):
     def refuse(self, code: CloseReason, reason: str) -> None:
         """Close the channel as wsproto and simple-websocket do on a message they cannot take."""
         self.ws.connection._events.append(CloseConnection(code=code, reason=reason))
-        self.connected = self._handle_events()
-        self.event.set()
+        self.connected = self._handle_events()  # answers the close, and wakes the channel to see it
 
 
 def between_messages(proto: Any, deflate: LightDeflate | None) -> bool:

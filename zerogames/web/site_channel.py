@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, g, request
 
 from . import identity, limits
+from .frames import send
 from .live import (
     HEARTBEAT,
     HELLO_WAIT,
@@ -16,7 +17,6 @@ from .live import (
     Unreadable,
     give_up_unanswered,
     heard_since,
-    send,
     shown_seq,
     sock,
 )
