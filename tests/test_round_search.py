@@ -103,3 +103,14 @@ def test_another_seat_is_modelled_careful_by_how_much_its_bid_looks_like_a_caref
     fair, greedy = round_search.careful(1, 5, 5), round_search.careful(5, 5, 5)
     assert greedy < 0.01 < round_search.CAREFUL < fair
     assert round_search.careful(None, 5, 5) == round_search.CAREFUL
+
+
+def test_another_seat_bids_the_tricks_its_hand_looks_good_for_the_nearest_the_hook_allows():
+    """Trumps are spades, three cards each. The ace and king of trumps look good for two tricks, three
+    low diamonds for none, and the ace of clubs for one: the dealer, after bids of two and nothing, is
+    barred from one by the hook and bids nothing (the lower of the two nearest)."""
+    hands = [["AS", "KS", "2C"], ["4D", "5D", "6D"], ["AC", "4C", "5C"]]
+    table = round_search.Round(hands, "S", 2, 3, [None, None, None], [0, 0, 0], [], 0)
+    for _ in range(3):
+        table.move(table.sensible_bid(table.legal()))
+    assert table.bids == [2, 0, 0]

@@ -1,5 +1,5 @@
 """Zero Game's Normal bot plays to its bid exactly, from what its seat has seen; Hard deals the unseen
-cards as the seat has seen them fall."""
+cards as the seat has seen them fall, and as the other seats' bids say they likely lie."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 from zerogames.bots import Bot
 from zerogames.games import GAMES
 from zerogames.games.cards import STANDARD_DECK
+from zerogames.games.round_search import strength
 from zerogames.games.zero_game import bot
 
 RULES = GAMES["zero_game"]
@@ -47,9 +48,10 @@ def test_hards_deals_give_every_other_seat_its_hand_of_unseen_cards_none_of_a_su
             memory.see(view)
             voids = memory.voids(view)
             lacking_seen += any(voids[seat] for seat in range(1, 4))
-            deal = bot.dealing(view, memory)
+            # Normal's deals, and Hard's, which read the bids.
+            deals = [bot.dealing(view, memory), bot.dealing(view, memory, bot.reading_bids(view, memory))]
             unseen = set(STANDARD_DECK) - bot.out_of_play(view, memory)
-            for _ in range(3):
+            for deal in deals * 3:
                 hands = deal(rng)
                 assert hands is not None
                 assert hands[0] == view["hand"]
@@ -61,3 +63,28 @@ def test_hards_deals_give_every_other_seat_its_hand_of_unseen_cards_none_of_a_su
             seat = state["turn"]
             state = RULES.apply(state, seat, rng.choice(RULES.legal_actions(state, seat)))
     assert lacking_seen
+
+
+def test_hard_deals_a_seat_that_bid_two_a_stronger_hand_than_the_seats_that_bid_nothing():
+    """Five cards each; seats 0 to 3 bid 2, 0, 0 and 1, and the dealer (seat 4) is to bid. Over 2,000
+    of Hard's deals, the hand seat 0 is dealt looks good for about a trick more than the hands of
+    seats 1 and 2 (a careful player's count of them); dealt without reading the bids, alike."""
+    state = RULES.new_game(5, 3, {"schedule": [5], "dealer": 4})
+    for seat, bid in [(0, 2), (1, 0), (2, 0), (3, 1)]:
+        state = RULES.apply(state, seat, {"type": "bid", "bid": bid})
+    view = RULES.view(state, 4)
+    memory = bot.Memory()
+    memory.see(view)
+    trump = view["trump"][1]
+    rng = random.Random(1)
+
+    def looks_good_for(deal) -> list[float]:
+        """Seats 0, 1 and 2's hands over 2,000 deals: the tricks each looks good for, on the mean."""
+        hands = [deal(rng) for _ in range(2000)]
+        counted = [[strength(card, trump) for hand in hands for card in hand[seat]] for seat in (0, 1, 2)]
+        return [sum(cards) / len(hands) for cards in counted]
+
+    bid_two, *bid_nothing = looks_good_for(bot.dealing(view, memory, bot.reading_bids(view, memory)))
+    assert all(bid_two - hand > 0.6 for hand in bid_nothing)
+    bid_two, *bid_nothing = looks_good_for(bot.dealing(view, memory))
+    assert all(abs(bid_two - hand) < 0.2 for hand in bid_nothing)

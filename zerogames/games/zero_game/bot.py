@@ -4,6 +4,7 @@ the round as a tree of its own information sets, bids and plays alike (round_sea
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +15,7 @@ from ..cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 
 # How long its seat may think (zerogames.bots), whatever the budget.
 from ..round_search import TIME_LIMIT as TIME_LIMIT
+from ..round_search import strength
 from ..search import OutOfTime, best_by_deals
 from ..tricks import TricksSeen, higher_unseen
 from .rules import BIDS, PLAYS, RULES
@@ -22,13 +24,6 @@ RANKS_IN_SUIT = len(RANKS)
 Hands = round_search.Hands
 # OpenSpiel's game of the same rules (a Zero Game round), which the simulator's reference seat plays.
 OPENSPIEL_GAME = "oh_hell"
-
-
-def strength(card: str, trump: str | None) -> float:
-    """How likely a card is to take a trick on its own, roughly."""
-    if trump and card[1] == trump:
-        return 0.5 + RANK_ORDER[card[0]] / 24
-    return {"A": 0.8, "K": 0.5, "Q": 0.2}.get(card[0], 0.0)
 
 
 def choose(
@@ -240,9 +235,10 @@ def rounds_now(
     view: dict[str, Any], memory: Memory, rng: random.Random
 ) -> Callable[[], round_search.Round | None]:
     """A maker of the round from here on as it may be, one for each of the search's iterations: the
-    unseen cards dealt to the other seats (none of a suit a seat has shown it lacks), the bids, tricks
-    and table as they are. What every iteration shares is worked out once, here."""
-    deal = dealing(view, memory)
+    unseen cards dealt to the other seats (none of a suit a seat has shown it lacks, and each hand as
+    likely as the seat's bid makes it: reading_bids), the bids, tricks and table as they are. What
+    every iteration shares is worked out once, here."""
+    deal = dealing(view, memory, reading_bids(view, memory))
     trump = view["trump"][1] if view["trump"] else None
     trick = [(seat, card) for seat, card in view["trick"]]
     dealer, cards, bids, tricks, turn = (
@@ -330,6 +326,12 @@ def sample_round(view: dict[str, Any], memory: Memory, rng: random.Random) -> St
 
 # A deal that will not fit the voids is drawn again this many times in all before giving up.
 DEAL_TRIES = 8
+# A hand its seat's bid makes unlikely is drawn again, up to this many draws in all (Hard's deals).
+BID_TRIES = 8
+# How far, in tricks, a careful player's bid strays from what its hand looks good for (reading_bids).
+BID_SPREAD = 0.5
+# How likely a hand is for a seat, from its bid (reading_bids).
+Likely = Callable[[int, list[str]], float]
 
 
 def dealing_whole(view: dict[str, Any], memory: Memory) -> Callable[[random.Random], Hands | None]:
@@ -349,11 +351,38 @@ def dealing_whole(view: dict[str, Any], memory: Memory) -> Callable[[random.Rand
     return deal_whole
 
 
-def dealing(view: dict[str, Any], memory: Memory) -> Callable[[random.Random], Hands | None]:
+def reading_bids(view: dict[str, Any], memory: Memory) -> Likely:
+    """How likely a hand drawn for another seat is, given the bid that seat made, against the hand its
+    bid suits best (0 to 1). A careful player bids about the tricks its hand as dealt looks good for
+    (`strength`, counted over the cards it holds and those it has played this round), give or take
+    BID_SPREAD; a random player bids anything alike. Which one the seat is, its bid alone does not
+    say: CAREFUL of the one, as Hard's search has it (round_search)."""
+    worth = round_search.STRENGTHS[view["trump"][1] if view["trump"] else None]
+    bids = view["bids"]
+    shown = [0.0] * view["players"]
+    for seat, card in memory.played(view):
+        shown[seat] += worth[card]
+    at_random = (1 - round_search.CAREFUL) / (view["cards_dealt"] + 1)
+    best = round_search.CAREFUL + at_random
+
+    def likely(seat: int, hand: list[str]) -> float:
+        bid = bids[seat]
+        if bid is None:
+            return 1.0
+        off = (bid - shown[seat] - sum(worth[card] for card in hand)) / BID_SPREAD
+        return (round_search.CAREFUL * math.exp(-off * off / 2) + at_random) / best
+
+    return likely
+
+
+def dealing(
+    view: dict[str, Any], memory: Memory, likely: Likely | None = None
+) -> Callable[[random.Random], Hands | None]:
     """A dealer of the other seats' hands from the unseen cards, each avoiding the suits it has shown it
-    lacks (the most constrained seat first; a few tries, then None). The unseen cards, the voids and
-    the order the seats are dealt in are the same for every deal of one decision, so they are found
-    once."""
+    lacks (the most constrained seat first; a few tries, then None). With `likely` (Hard's), a hand is
+    kept as likely as that says, else drawn again from the cards left (BID_TRIES in all, the last
+    kept). The unseen cards, the voids and the order the seats are dealt in are the same for every deal
+    of one decision, so they are found once."""
     seat, players, hand = view["seat"], view["players"], view["hand"]
     known = out_of_play(view, memory)
     unseen = [card for card in STANDARD_DECK if card not in known]
@@ -366,7 +395,7 @@ def dealing(view: dict[str, Any], memory: Memory) -> Callable[[random.Random], H
         cards = list(unseen)
         for _ in range(DEAL_TRIES):
             rng.shuffle(cards)
-            hands = dealt(cards, wanted, players)
+            hands = dealt(cards, wanted, players, None if likely is None else (likely, rng))
             if hands is not None:
                 hands[seat] = list(hand)
                 return hands
@@ -375,15 +404,31 @@ def dealing(view: dict[str, Any], memory: Memory) -> Callable[[random.Random], H
     return deal
 
 
-def dealt(cards: list[str], wanted: list[tuple[int, set[str], int]], players: int) -> Hands | None:
+def dealt(
+    cards: list[str],
+    wanted: list[tuple[int, set[str], int]],
+    players: int,
+    weighing: tuple[Likely, random.Random] | None = None,
+) -> Hands | None:
     """The shuffled `cards` dealt in turn to each (seat, suits it lacks, hand size) of `wanted`: each
-    takes the first cards it may hold; None when one cannot be dealt its hand."""
+    takes the first cards it may hold; None when one cannot be dealt its hand. `weighing`: a hand is
+    kept as likely as its seat's bid makes it, else the cards left are shuffled and it is drawn again
+    (the last of BID_TRIES kept): the hands are drawn as the bids say they likely are."""
     hands: Hands = [[] for _ in range(players)]
     left = cards
     for other, lacking, size in wanted:
         taken = first_fitting(left, lacking, size)
         if taken is None:
             return None
+        if weighing is not None:
+            likely, rng = weighing
+            for _ in range(BID_TRIES - 1):
+                if rng.random() < likely(other, taken[0]):
+                    break
+                # The next cards of the shuffled deck it may hold, the hand turned down put back last.
+                turned_down, rest = taken
+                taken = first_fitting(rest + turned_down, lacking, size)
+                assert taken is not None  # the same cards in another order: as many fit
         hands[other], left = taken
     return hands
 
