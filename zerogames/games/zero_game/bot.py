@@ -412,8 +412,8 @@ def dealt(
 ) -> Hands | None:
     """The shuffled `cards` dealt in turn to each (seat, suits it lacks, hand size) of `wanted`: each
     takes the first cards it may hold; None when one cannot be dealt its hand. `weighing`: a hand is
-    kept as likely as its seat's bid makes it, else the cards left are shuffled and it is drawn again
-    (the last of BID_TRIES kept): the hands are drawn as the bids say they likely are."""
+    kept as likely as its seat's bid makes it, else the next cards the seat may hold are drawn instead
+    (BID_TRIES draws in all, the last kept): the hands are drawn as the bids say they likely are."""
     hands: Hands = [[] for _ in range(players)]
     left = cards
     for other, lacking, size in wanted:
