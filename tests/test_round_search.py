@@ -105,12 +105,22 @@ def test_another_seat_is_modelled_careful_by_how_much_its_bid_looks_like_a_caref
     assert round_search.careful(None, 5, 5) == round_search.CAREFUL
 
 
-def test_another_seat_bids_the_tricks_its_hand_looks_good_for_the_nearest_the_hook_allows():
+def test_a_careful_bid_is_the_tricks_the_hand_looks_good_for_the_nearest_the_hook_allows():
     """Trumps are spades, three cards each. The ace and king of trumps look good for two tricks, three
     low diamonds for none, and the ace of clubs for one: the dealer, after bids of two and nothing, is
     barred from one by the hook and bids nothing (the lower of the two nearest)."""
     hands = [["AS", "KS", "2C"], ["4D", "5D", "6D"], ["AC", "4C", "5C"]]
     table = round_search.Round(hands, "S", 2, 3, [None, None, None], [0, 0, 0], [], 0)
     for _ in range(3):
-        table.move(table.sensible_bid(table.legal()))
+        table.move(round_search.careful_bid(table.hands[table.turn], "S", table.legal()))
     assert table.bids == [2, 0, 0]
+
+
+def test_in_the_search_another_seat_bids_carefully_as_often_as_careful_says_else_at_random():
+    """The ace and king of trumps look good for two of three tricks: over 4,000 of the search's bids
+    for that seat, two comes CAREFUL of the time and a quarter of the rest (a random bid of four)."""
+    table = round_search.Round([["AS", "KS", "2C"], ["4D"], ["4C"]], "S", 2, 3, [None] * 3, [0] * 3, [], 0)
+    rng = random.Random(3)
+    bids = [round_search.other_move(table, table.legal(), rng) for _ in range(4000)]
+    expected = round_search.CAREFUL + (1 - round_search.CAREFUL) / 4
+    assert abs(bids.count(2) / len(bids) - expected) < 0.03

@@ -88,3 +88,14 @@ def test_hard_deals_a_seat_that_bid_two_a_stronger_hand_than_the_seats_that_bid_
     assert all(bid_two - hand > 0.6 for hand in bid_nothing)
     bid_two, *bid_nothing = looks_good_for(bot.dealing(view, memory))
     assert all(abs(bid_two - hand) < 0.2 for hand in bid_nothing)
+
+
+def test_easy_bids_the_tricks_its_hand_looks_good_for():
+    """Spades are trumps; seat 0 holds the ace and king of trumps and a low club: it bids two."""
+    deck = stacked("AS", "4D", "4C", "KS", "5D", "5C", "2C", "6D", "6C", "2S")
+    state = RULES.new_game(3, 0, {"schedule": [3], "dealer": 2, "decks": [deck]})
+    view = RULES.view(state, 0)
+    assert sorted(view["hand"]) == ["2C", "AS", "KS"]
+    assert view["trump"] == "2S"
+    action = bot.choose(view, RULES.legal_actions(state, 0), "easy", random.Random(1))
+    assert action == {"type": "bid", "bid": 2}

@@ -15,7 +15,7 @@ from ..cards import RANK_ORDER, RANKS, STANDARD_DECK, trick_winner
 
 # How long its seat may think (zerogames.bots), whatever the budget.
 from ..round_search import TIME_LIMIT as TIME_LIMIT
-from ..round_search import strength
+from ..round_search import careful_bid
 from ..search import OutOfTime, best_by_deals
 from ..tricks import TricksSeen, higher_unseen
 from .rules import BIDS, PLAYS, RULES
@@ -31,8 +31,7 @@ def choose(
 ) -> dict[str, Any]:
     trump = view["trump"][1] if view["trump"] else None
     if legal[0]["type"] == "bid":
-        wanted = round(sum(strength(card, trump) for card in view["hand"]))
-        return min(legal, key=lambda action: (abs(action["bid"] - wanted), action["bid"]))
+        return BIDS[careful_bid(view["hand"], trump, [action["bid"] for action in legal])]
     seat = view["seat"]
     need = (view["bids"][seat] or 0) - view["tricks"][seat]
     cards = [action["card"] for action in legal]
@@ -354,8 +353,8 @@ def dealing_whole(view: dict[str, Any], memory: Memory) -> Callable[[random.Rand
 def reading_bids(view: dict[str, Any], memory: Memory) -> Likely:
     """How likely a hand drawn for another seat is, given the bid that seat made, against the hand its
     bid suits best (0 to 1). A careful player bids about the tricks its hand as dealt looks good for
-    (`strength`, counted over the cards it holds and those it has played this round), give or take
-    BID_SPREAD; a random player bids anything alike. Which one the seat is, its bid alone does not
+    (`round_search.strength`, over the cards it holds and those it has played this round), give or
+    take BID_SPREAD; a random player bids anything alike. Which one the seat is, its bid alone does not
     say: CAREFUL of the one, as Hard's search has it (round_search)."""
     worth = round_search.STRENGTHS[view["trump"][1] if view["trump"] else None]
     bids = view["bids"]
