@@ -1,5 +1,6 @@
-"""Zero Game's Normal bot plays to its bid exactly, from what its seat has seen; Hard deals the unseen
-cards as the seat has seen them fall, and as the other seats' bids say they likely lie."""
+"""Zero Game's bots: Easy bids what its hand looks good for and plays to that bid by plain rules;
+Normal plays to its bid exactly, from what its seat has seen; Hard deals the unseen cards as the seat
+has seen them fall, and as the other seats' bids say they likely lie."""
 
 from __future__ import annotations
 
@@ -99,3 +100,17 @@ def test_easy_bids_the_tricks_its_hand_looks_good_for():
     assert view["trump"] == "2S"
     action = bot.choose(view, RULES.legal_actions(state, 0), "easy", random.Random(1))
     assert action == {"type": "bid", "bid": 2}
+
+
+def test_easy_takes_a_trick_it_needs_with_its_cheapest_winner_and_ducks_one_it_does_not_under_its_highest():
+    """Seat 0 leads the five of hearts to seat 1's two, four, nine and king of hearts. Short of its bid
+    of one, Easy takes the trick with the nine, its cheapest winner; having bid nothing, it plays the
+    four under the five, and keeps the two, the card likeliest to lose a later trick."""
+    deck = stacked("5H", "2H", "2D", "3C", "4H", "3D", "4C", "9H", "4D", "6C", "KH", "5D", "2S")
+    for bid, card in [(1, "9H"), (0, "4H")]:
+        state = RULES.new_game(3, 0, {"schedule": [4], "dealer": 2, "decks": [deck]})
+        for seat, each in [(0, 0), (1, bid), (2, 0)]:
+            state = RULES.apply(state, seat, {"type": "bid", "bid": each})
+        state = RULES.apply(state, 0, {"type": "play", "card": "5H"})
+        action = bot.choose(RULES.view(state, 1), RULES.legal_actions(state, 1), "easy", random.Random(1))
+        assert action == {"type": "play", "card": card}
