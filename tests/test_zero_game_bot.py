@@ -5,6 +5,7 @@ has seen them fall, and as the other seats' bids say they likely lie."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from zerogames.bots import Bot
 from zerogames.games import GAMES
@@ -67,9 +68,10 @@ def test_hards_deals_give_every_other_seat_its_hand_of_unseen_cards_none_of_a_su
 
 
 def test_hard_deals_a_seat_that_bid_two_a_stronger_hand_than_the_seats_that_bid_nothing():
-    """Five cards each; seats 0 to 3 bid 2, 0, 0 and 1, and the dealer (seat 4) is to bid. Over 2,000
-    of Hard's deals, the hand seat 0 is dealt looks good for about a trick more than the hands of
-    seats 1 and 2 (a careful player's count of them); dealt without reading the bids, alike."""
+    """Five cards each; seats 0 to 3 bid 2, 0, 0 and 1, and the dealer (seat 4) is to bid. Over the
+    2,000 rounds Hard's search plays out, the hand seat 0 is dealt looks good for about a trick more
+    than the hands of seats 1 and 2 (a careful player's count of them); dealt without reading the
+    bids (Normal's deals), alike."""
     state = RULES.new_game(5, 3, {"schedule": [5], "dealer": 4})
     for seat, bid in [(0, 2), (1, 0), (2, 0), (3, 1)]:
         state = RULES.apply(state, seat, {"type": "bid", "bid": bid})
@@ -79,15 +81,17 @@ def test_hard_deals_a_seat_that_bid_two_a_stronger_hand_than_the_seats_that_bid_
     trump = view["trump"][1]
     rng = random.Random(1)
 
-    def looks_good_for(deal) -> list[float]:
+    def looks_good_for(deal: Callable[[], list[list[str]]]) -> list[float]:
         """Seats 0, 1 and 2's hands over 2,000 deals: the tricks each looks good for, on the mean."""
-        hands = [deal(rng) for _ in range(2000)]
+        hands = [deal() for _ in range(2000)]
         counted = [[strength(card, trump) for hand in hands for card in hand[seat]] for seat in (0, 1, 2)]
         return [sum(cards) / len(hands) for cards in counted]
 
-    bid_two, *bid_nothing = looks_good_for(bot.dealing(view, memory, bot.reading_bids(view, memory)))
+    searched = bot.rounds_now(view, memory, rng)
+    bid_two, *bid_nothing = looks_good_for(lambda: searched().hands)
     assert all(bid_two - hand > 0.6 for hand in bid_nothing)
-    bid_two, *bid_nothing = looks_good_for(bot.dealing(view, memory))
+    unread = bot.dealing(view, memory)
+    bid_two, *bid_nothing = looks_good_for(lambda: unread(rng))
     assert all(abs(bid_two - hand) < 0.2 for hand in bid_nothing)
 
 
