@@ -85,13 +85,16 @@ class DrawingContext(Context):
 
 class TemplateEnvironment(templating.Environment):
     """Flask's template environment, reading a dict's keys first: the views are plain dicts read as
-    `view.turn` thousands of times a second, where Jinja would first try, and fail, an attribute."""
+    `view.turn` thousands of times a second, where Jinja would first try, and fail, an attribute.
+    So are dicts of other kinds: a hand's bids, legal actions the rules share (`action.bid`), cost
+    two failed attribute look-ups each when only plain dicts were read this way (a fifth of the
+    bidder's hand)."""
 
     context_class = DrawingContext
     template_class = QuickTemplate
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict:
+        if isinstance(obj, dict):
             try:
                 return obj[attribute]
             except KeyError:
