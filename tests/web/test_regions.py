@@ -57,6 +57,7 @@ def test_each_region_declares_every_view_key_it_reads(game_id):
         frame = (TEMPLATES / game_id / f"{name}.html").read_text()
         assert f'<section id="{name}"' in frame and "view" not in frame and "view" not in line
         assert f'id="{name}-{{{{ seat.index }}}}"' in line
+        assert "seat.you" not in line, "a line is drawn once for every viewer: its badges say whose it is"
 
 
 def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Drawn:
@@ -248,3 +249,42 @@ def test_a_push_that_fails_to_draw_for_one_channel_leaves_the_others_theirs(app,
         assert pushers[0].message(room.published) and pushers[2].message(room.published)
         with pytest.raises(RuntimeError):
             pushers[1].message(room.published)
+
+
+def test_a_seat_line_that_changed_is_drawn_once_for_every_viewer_its_own_player_too(
+    app, registry, monkeypatch
+):
+    """A region drawn seat by seat draws each line that changed once per change, for every viewer:
+    its own player's line (with "you" among its badges) is that drawing with their badges put in,
+    not a second drawing of it (at a busy table, two lines change at every move)."""
+    rules = GAMES["zero_game"]
+    room = registry.create("zero_game", {}, "tab-0", "P0")
+    for seat in range(1, 5):
+        registry.join(room, f"tab-{seat}", f"P{seat}")
+    registry.start(room, "tab-0")
+    pushers = []
+    for seat in range(5):
+        with app.test_request_context(f"/r/{room.code}?seat={seat}"):
+            who = viewmodel.viewer(room.code)
+            pushers.append(live.Pusher(room.code, room.game_id, who))
+            registry.subscribe(room, live.Channel(who.uid, threading.Event(), pushers[-1]))
+    drawn: list[str] = []
+    draw = app.jinja_env.draw
+    monkeypatch.setattr(app.jinja_env, "draw", lambda name, facts: drawn.append(name) or draw(name, facts))
+    rng = random.Random(5)
+    with app.test_request_context(f"/r/{room.code}"):
+        for pusher in pushers:
+            pusher.seed(room.published)
+        shown = render.render_regions(room.code, "zero_game", room.published).lines["seats"]
+        for _ in range(30):
+            seat = room.state["turn"]
+            action = rng.choice(rules.legal_actions(room.state, seat))
+            registry.act(room, f"tab-{seat}", room.version, dict(action))
+            drawn.clear()
+            live.draw_every_push(room, room.published, pushers[0].site)
+            lines = render.render_regions(room.code, "zero_game", room.published).lines["seats"]
+            changed = [key for key, line in lines.items() if shown[key] != line]
+            assert changed, "a move changes the seats' lines"
+            assert drawn.count("games/zero_game/seats-line.html") <= len(changed)
+            assert all(f'id="{key}"' in pushers[int(key[-1])].message(room.published) for key in changed)
+            shown = lines

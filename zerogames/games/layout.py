@@ -33,7 +33,9 @@ class SeatLines:
     `<region>-line.html` draws one seat's line, with the id `<region>-<seat>`, from that seat (`seat`)
     and `their` alone: for each key of `each`, the seat's entry in that view list; for each key of `at`,
     whether that view key points at the seat (the turn, the dealer). The region's own template only
-    lays out the lines it is given (`lines`), so it changes only when a line does.
+    lays out the lines it is given (`lines`), so it changes only when a line does. A line is drawn
+    once for every viewer: the one part of it that differs for the seat's own player, its badges
+    ("you" among them), it prints with `seating.badges(seat)`, and it reads nothing else of `seat.you`.
     """
 
     each: tuple[str, ...] = ()

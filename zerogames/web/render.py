@@ -265,36 +265,63 @@ def seat_lines(
 ) -> dict[str, str]:
     """Each seat's line of a region drawn seat by seat, by id. A line is drawn from its seat and the
     spectator's view (`public.value`) alone: again only when what it shows of that seat changed, and
-    once for everyone but that seat's own player. The lines as everyone else sees them are put
-    together once per change; a player's own line is put in its place."""
+    once for every viewer, its seat's badges left as a mark (`line_frame`). Each viewer's lines are
+    that drawing with the badges put in: the seat's own player's (with "you") in their own line.
+    The lines as everyone else sees them are put together once per change."""
     everyone = shared.get(name)
     if everyone is None:
         everyone = shared[name] = {}
-        figures = shared[(name, "figures")] = []
+        frames = shared[(name, "frames")] = []
         for seat in shared["seen seats"]:
             their = {key: public.value[key][seat.index] for key in lines.each} | {
                 key: public.value[key] == seat.index for key in lines.at
             }
             facts = [seat.index, seat.name, seat.bot, seat.connected, seat.host, seat.rating, seat.away]
-            figures.append((their, f"{name}-line {room.code} {[facts, their]!r}"))
-            everyone[f"{name}-{seat.index}"] = seat_line(game_id, name, seat, *figures[-1], drawings)
+            source = f"{name}-line {room.code} {[facts, their]!r}"
+            frame = line_frame(game_id, name, seat, their, source, drawings)
+            frames.append(frame)
+            everyone[f"{name}-{seat.index}"] = badged(frame, seat, drawings)
     if room.me is None:
         return everyone
-    their, source = shared[(name, "figures")][room.me]
-    mine = seat_line(game_id, name, room.seats[room.me], their, source, drawings)
+    mine = badged(shared[(name, "frames")][room.me], room.seats[room.me], drawings)
     return {**everyone, f"{name}-{room.me}": mine}
 
 
-def seat_line(
+def line_frame(
     game_id: str, name: str, seat: SeatInfo, their: dict[str, Any], source: str, drawings: Drawings
-) -> str:
-    """One seat's line, as its own player (`seat.you`) or everyone else sees it."""
-    key = f"{source} {seat.you}"
-    html = drawings.get(key)
-    if html is None:
-        html = draw(drawings.env, game_id, f"{name}-line", {"seat": seat, "their": their})
-        drawings.put(key, html)
-    return html
+) -> tuple[str, str]:
+    """One seat's line, drawn once for every viewer around a mark where its badges go (a line prints
+    them with `seating.badges(seat)`, the one part of it that differs for its own player): the HTML
+    before the mark and after it."""
+    frame = drawings.get(source)
+    if frame is None:
+        frame = draw(drawings.env, game_id, f"{name}-line", {"seat": seat, "their": their, "seating": MARKED})
+        drawings.put(source, frame)
+    head, _, tail = frame.partition(MARK)
+    return head, tail
+
+
+def badged(frame: tuple[str, str], seat: SeatInfo, drawings: Drawings) -> str:
+    """A seat's line with its badges as this viewer sees them (`seat.you`: as its own player), drawn
+    once per process for each way a seat can look."""
+    key = f"badges {[seat.name, seat.bot, seat.connected, seat.host, seat.you, seat.rating, seat.away]!r}"
+    badges = drawings.get(key)
+    if badges is None:
+        badges = drawings.env.flat_globals["seating"].badges(seat)
+        drawings.put(key, badges)
+    return "".join((frame[0], badges, frame[1]))  # not `+`: Markup's would escape the HTML around it
+
+
+class Marked:
+    """What a seat's line is drawn with in place of the site's seat macros (`seating`): its badges
+    are left as a mark, put in for each viewer (`badged`)."""
+
+    @staticmethod
+    def badges(seat: SeatInfo) -> Markup:
+        return Markup(MARK)
+
+
+MARKED = Marked()
 
 
 def lay_out(game_id: str, name: str, lines: dict[str, str], drawings: Drawings) -> str:
@@ -309,7 +336,8 @@ def lay_out(game_id: str, name: str, lines: dict[str, str], drawings: Drawings) 
     return head + "".join(lines.values()) + tail
 
 
-# Where a region drawn seat by seat places its lines: a character no template writes.
+# Where a region drawn seat by seat places its lines, and a seat's line its badges: a character no
+# template writes.
 MARK = "\x00"
 
 
