@@ -218,20 +218,27 @@ def test_a_push_drawn_by_another_channel_goes_out_once_with_what_changed_after_i
         assert busy.message(room.published) == "", "a push drawn ahead was sent twice"
 
 
-def test_a_push_that_fails_to_draw_for_one_channel_leaves_the_others_theirs(app, registry, monkeypatch):
-    """The channel that draws every push of a change goes on when one of them fails: the viewer whose
-    push could not be drawn is left to draw it in its own channel (failing there, as it would have),
-    and the others, the drawing channel's own first, are pushed their tables."""
+def with_channels(app, registry, players: int) -> tuple:
+    """A Zero Game table of `players` started, each seat with a live channel open on it: the room and
+    the channels' pushers, by seat."""
     room = registry.create("zero_game", {}, "tab-0", "P0")
-    for seat in (1, 2):
+    for seat in range(1, players):
         registry.join(room, f"tab-{seat}", f"P{seat}")
     registry.start(room, "tab-0")
     pushers = []
-    for seat in range(3):
+    for seat in range(players):
         with app.test_request_context(f"/r/{room.code}?seat={seat}"):
             who = viewmodel.viewer(room.code)
             pushers.append(live.Pusher(room.code, room.game_id, who))
             registry.subscribe(room, live.Channel(who.uid, threading.Event(), pushers[-1]))
+    return room, pushers
+
+
+def test_a_push_that_fails_to_draw_for_one_channel_leaves_the_others_theirs(app, registry, monkeypatch):
+    """The channel that draws every push of a change goes on when one of them fails: the viewer whose
+    push could not be drawn is left to draw it in its own channel (failing there, as it would have),
+    and the others, the drawing channel's own first, are pushed their tables."""
+    room, pushers = with_channels(app, registry, 3)
     drawn = render.render_regions
 
     def failing_for_seat_1(code, game_id, published, who, *rest):
@@ -258,16 +265,7 @@ def test_a_seat_line_that_changed_is_drawn_once_for_every_viewer_its_own_player_
     its own player's line (with "you" among its badges) is that drawing with their badges put in,
     not a second drawing of it (at a busy table, two lines change at every move)."""
     rules = GAMES["zero_game"]
-    room = registry.create("zero_game", {}, "tab-0", "P0")
-    for seat in range(1, 5):
-        registry.join(room, f"tab-{seat}", f"P{seat}")
-    registry.start(room, "tab-0")
-    pushers = []
-    for seat in range(5):
-        with app.test_request_context(f"/r/{room.code}?seat={seat}"):
-            who = viewmodel.viewer(room.code)
-            pushers.append(live.Pusher(room.code, room.game_id, who))
-            registry.subscribe(room, live.Channel(who.uid, threading.Event(), pushers[-1]))
+    room, pushers = with_channels(app, registry, 5)
     drawn: list[str] = []
     draw = app.jinja_env.draw
     monkeypatch.setattr(app.jinja_env, "draw", lambda name, facts: drawn.append(name) or draw(name, facts))
