@@ -112,7 +112,7 @@ def test_swaps_in_words_and_the_final_turns_are_shown_to_everyone(browser, serve
         name = "Ann" if page is pages[0] else "Bea"
         if page.locator("#status .headline").filter(has_text="your final one").count():
             expect(page.locator("#status .knock-line")).to_contain_text("Final turns still to come: you")
-            expect(page.locator("#seats .seat.mine")).to_contain_text("Final turn: now")
+            expect(page.locator("#seats .seat:has(.badge.you)")).to_contain_text("Final turn: now")
             expect(other.locator("#status .knock-line")).to_contain_text(f"Final turns still to come: {name}")
             seen_final = True
         if swapped or seen_final:
