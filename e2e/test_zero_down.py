@@ -72,8 +72,12 @@ def turn_taker():
         hand = hand_of(page)
         give = max(hand, key=lambda card: int(card[-1]))
         take = pool_of(page)[0]
+        final = page.locator("#status .headline").filter(has_text="your final one").count()
         swap_by_clicking(page, give, take)
-        expect(page.locator("#status .moves")).to_contain_text(f"put {give} in and took {take}")
+        if not final:
+            # The swap in words among the recent moves. After a player's final turn the round may end,
+            # and the bots' first moves of the next push it out of them before the page is read.
+            expect(page.locator("#status .moves")).to_contain_text(f"put {give} in and took {take}")
 
     return take_turn
 
