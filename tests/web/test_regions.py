@@ -57,7 +57,9 @@ def test_each_region_declares_every_view_key_it_reads(game_id):
         frame = (TEMPLATES / game_id / f"{name}.html").read_text()
         assert f'<section id="{name}"' in frame and "view" not in frame and "view" not in line
         assert f'id="{name}-{{{{ seat.index }}}}"' in line
-        assert "seat.you" not in line, "a line is drawn once for every viewer: its badges say whose it is"
+        # Drawn once for every viewer, a line says whose it is by its badges alone, printed once: they
+        # are put in where the line prints them (web/render.py, line_frame).
+        assert "seat.you" not in line and line.count("seating.badges(seat)") == 1
 
 
 def drawn_whole(app, code: str, game_id: str, published, seat: int) -> render.Drawn:
