@@ -8,7 +8,7 @@ page shows it, and sends it over its socket as a live page does). For every acti
 time from sending the move to the last seat of that room receiving the push that carries the new
 version, and the bytes each seat receives for it, both on the wire and as HTML. It also prints the
 CPU the server and these clients used, the server's CPU per action and per push, and the longest a
-small file's request waited (the server's worst stall).
+ping on a seat's socket waited for its pong (the server's worst stall).
 Each seat listens from the moment its socket opens; if one is closed or fails, the run stops and says
 why. SIGTERM and SIGINT stop its servers too.
 
@@ -66,7 +66,7 @@ import gevent  # noqa: E402
 import gevent.pool  # noqa: E402
 import gevent.socket  # noqa: E402
 from wsproto import ConnectionType, WSConnection  # noqa: E402
-from wsproto.events import AcceptConnection, Pong, Request, TextMessage  # noqa: E402
+from wsproto.events import AcceptConnection, Ping, Pong, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
 # This checkout's code, not whichever one an installed package points at: the server it starts serves
@@ -101,6 +101,10 @@ POSTED = bool(os.environ.get("BENCH_POST"))
 STORE = os.environ.get("BENCH_STORE", "postgresql")
 NOTICE = re.compile(r'<div id="notice".*?</div>', re.S)
 ANSWER_WAIT = 30  # seconds a move's answer may take before it counts as unanswered (a POST's timeout)
+# The client processes driving the rooms (BENCH_CLIENTS), and the seconds between two pings of the
+# stall probe (worst_wait) in all of them together.
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "1"))
+PROBE_EVERY = 0.1
 
 
 # A frame's first byte: the message's last frame, compressed (on its first frame), its opcode.
@@ -193,6 +197,7 @@ class Seat:
         self.heard: dict[int, float] = {}  # when each line of the table's talk (by number) came
         self.notices: list[str] = []  # the notices its moves over the socket were answered with
         self.ready = gevent.event.Event()
+        self.ponged = gevent.event.Event()
         self.send(TextMessage("{}"))  # shows nothing yet: the whole table, please
         # Listening from the moment the socket opens: a socket left unread misses the server's pings
         # and is closed by it within seconds (a thousand rooms take longer than that to open).
@@ -237,6 +242,7 @@ class Seat:
                     self.send(Pong(payload))
                     continue
                 if opcode == PONG:
+                    self.ponged.set()  # the stall probe's ping answered (worst_wait)
                     continue
                 if opcode != CONTINUATION:
                     compressed = bool(first & RSV1)
@@ -499,20 +505,20 @@ class Site:
             self.postgres.stop()
 
 
-def worst_wait(port: int, every: float, waits: list[float]) -> None:
-    """Fetch the site's smallest file every `every` seconds, keeping each wait in ms: the longest is the
-    longest the server's event loop left a request unanswered (with these clients' own delay)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    while True:
+def worst_wait(seats: list[Seat], every: float, waits: list[float]) -> None:
+    """Ping the server on one seat's socket after another, one every `every` seconds, keeping each
+    wait for its pong in ms: the longest is the longest the server's event loop left a socket
+    unanswered (with these clients' own delay). The socket's reader answers on the event loop, as it
+    reads a page's move, for the cost of a read and a write; a small file's request instead cost the
+    server an HTTP request's parsing and the file's headers, 0.05-0.15 ms of each action's figure at
+    200 rooms: the probe's cost, no action's."""
+    for seat in itertools.cycle(seats):
+        seat.ponged.clear()
         sent = time.perf_counter()
-        try:
-            connection.request("GET", "/static/favicon.svg")
-            connection.getresponse().read()
-        except (OSError, http.client.HTTPException):
-            # The server closed the idle connection, or kept it waiting past the timeout: a new one.
-            connection.close()
-            waits.append((time.perf_counter() - sent) * 1000)
-            continue
+        seat.send(Ping())
+        if not seat.ponged.wait(ANSWER_WAIT):
+            Run.fail(f"room {seat.code} seat {seat.index}'s ping went unanswered")
+            return
         waits.append((time.perf_counter() - sent) * 1000)
         gevent.sleep(every)
 
@@ -615,9 +621,14 @@ def measure(tables: list[Room], seconds: float, interval: float) -> dict[str, An
         table.actions = 0
     pushes = sum(seat.pushes for table in tables for seat in table.seats)
     own_cpu = time.process_time()
+    waits: list[float] = []
+    # Ten pings a second in all, however many client processes share them.
+    probe = Run.spawn(worst_wait, [table.seats[0] for table in tables], PROBE_EVERY * CLIENTS, waits)
     driving = [table.drive_among_bots if BOTS else table.drive for table in tables]
     gevent.joinall([Run.spawn(drive, seconds, interval) for drive in driving], raise_error=True)
+    probe.kill()
     return {
+        "waits": waits,
         "latencies": [s[0] * 1000 for table in tables for s in table.samples],
         "talk": [s * 1000 for table in tables for s in table.talk_samples],
         "wire": [size for table in tables for s in table.samples for size in s[1]],
@@ -674,9 +685,8 @@ def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
-    count = int(os.environ.get("BENCH_CLIENTS", "1"))
-    if count > 1:
-        clients = start_clients(site.port, rooms, seconds, interval, count)
+    if CLIENTS > 1:
+        clients = start_clients(site.port, rooms, seconds, interval, CLIENTS)
     else:
         tables = prepare(site.port, rooms)
     lockstep = bool(os.environ.get("BENCH_LOCKSTEP"))
@@ -686,25 +696,21 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
     if BOTS:
         where = f"each one player and {SEATS - 1} {BOTS} bots"
         pace = f"the player moves on their turn after up to {interval:g} s"
-    driven = f"; clients in {count} processes" if count > 1 else ""
+    driven = f"; clients in {CLIENTS} processes" if CLIENTS > 1 else ""
     pace += ", and a reaction between two" if TALK else ""
     print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s{driven}")
-    waits: list[float] = []
-    probe = Run.spawn(worst_wait, site.port, 0.1, waits)
     server_cpu, started = site.cpu(), time.perf_counter()
-    results = go(clients) if count > 1 else [measure(tables, seconds, interval)]
+    results = go(clients) if CLIENTS > 1 else [measure(tables, seconds, interval)]
     elapsed = time.perf_counter() - started
     server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
-    probe.kill()
     # Among bots a player moves only on their turn: no rate is asked of the server.
     asked = 0.0 if BOTS else rooms / interval
-    report(merged(results), waits, server_cpu, elapsed, asked)
+    report(merged(results), server_cpu, elapsed, asked)
 
 
-def report(
-    results: dict[str, Any], waits: list[float], server_cpu: dict[str, float], elapsed: float, asked: float
-) -> None:
+def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float, asked: float) -> None:
     latencies, wire, markup = results["latencies"], results["wire"], results["markup"]
+    waits = results["waits"]
     actions, pushes = results["actions"], results["pushes"]
     rate = len(latencies) / elapsed
     of_asked = f" of {asked:.0f}/s asked" if asked else ""
@@ -738,8 +744,8 @@ def report(
         f"{included} included), {serving / max(pushes, 1) * 1000:.2f} per push ({pushes} pushed)"
     )
     print(
-        f"a small file's wait (the event loop's stalls, with these clients' own), ms: "
-        f"p99 {percentile(waits, 0.99):.1f}  max {max(waits):.1f} over {len(waits)} requests"
+        f"a ping's wait for its pong (the event loop's stalls, with these clients' own), ms: "
+        f"p99 {percentile(waits, 0.99):.1f}  max {max(waits):.1f} over {len(waits)} pings"
     )
 
 
