@@ -39,6 +39,7 @@ from gevent import monkey
 
 monkey.patch_all()
 
+import contextlib  # noqa: E402
 import gc  # noqa: E402
 import html  # noqa: E402
 import http.client  # noqa: E402
@@ -105,6 +106,7 @@ ANSWER_WAIT = 30  # seconds a move's answer may take before it counts as unanswe
 # stall probe (worst_wait) in all of them together.
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "1"))
 PROBE_EVERY = 0.1
+CLIENT_EXIT = 30  # seconds a client process that has sent its results may take to close and end
 
 
 # A frame's first byte: the message's last frame, compressed (on its first frame), its opcode.
@@ -706,6 +708,11 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
     # Among bots a player moves only on their turn: no rate is asked of the server.
     asked = 0.0 if BOTS else rooms / interval
     report(merged(results), server_cpu, elapsed, asked)
+    for process in Run.clients:
+        # Done, each closes its sockets and ends: stopped meanwhile (Run.stop), it would say so. Waited
+        # for only now, so that its sockets' closing counts in neither the server's CPU nor the rate.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(CLIENT_EXIT)
 
 
 def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float, asked: float) -> None:
