@@ -149,6 +149,22 @@ def join(client, code: str):
     return client.post(f"/r/{code}/join", data={"name": client.name}, headers={"HX-Request": "true"})
 
 
+def started_at(player, registry, game: str, options: dict, names=("Ann", "Bea", "Cal")):
+    """A game of `game` begun by the first of `names`, the others joined in turn, with `options` set
+    straight on the room first (the site offers no deck option: a stacked deal is set so, as a test
+    may): its code, the players' clients in seat order, and the room."""
+    clients = tuple(player(name) for name in names)
+    code = create_room(clients[0], game=game)
+    for client in clients[1:]:
+        join(client, code)
+    room = registry.get(code)
+    if options:
+        registry.set_options(room, room.host, options)
+    clients[0].post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    assert room.status == "playing"
+    return code, clients, room
+
+
 def version_of(html: str) -> int:
     return int(re.search(r'id="room-version" name="version" value="(\d+)"', html).group(1))
 

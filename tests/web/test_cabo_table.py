@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import json
 
-from tests.web.conftest import act, create_room, headline, join, page, words
+from tests.web.conftest import act, headline, page, started_at, words
 from zerogames.games.cabo.rules import RULES
 from zerogames.games.cards import STANDARD_DECK
 
 
 def started(player, registry, deck=None):
     """Ann (host), Bea and Cal at a Cabo table, Ann dealing, so Bea plays first (from `deck`, if given)."""
-    ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
-    code = create_room(ann, game="cabo")
-    join(bea, code)
-    join(cal, code)
-    room = registry.get(code)
-    registry.set_options(room, room.host, {"dealer": 0} | ({"decks": [deck]} if deck else {}))
-    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
-    assert room.status == "playing"
-    return code, (ann, bea, cal), room
+    return started_at(player, registry, "cabo", {"dealer": 0} | ({"decks": [deck]} if deck else {}))
 
 
 def names_of(cards) -> list[str]:

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from tests.games.test_trump_card import EXAMPLE, SWEEP, deck_for
-from tests.web.conftest import act, create_room, join
+from tests.web.conftest import act, started_at
 
 HX = {"HX-Request": "true"}
 NAMES = ("Ann", "Bea", "Cal", "Dan")
@@ -17,16 +17,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games" / "trump
 
 
 def four_players(player, registry, **options):
-    clients = [player(name) for name in NAMES]
-    code = create_room(clients[0], game="trump_card")
-    for client in clients[1:]:
-        join(client, code)
-    room = registry.get(code)
-    if options:
-        registry.set_options(room, room.host, options)
-    clients[0].post(f"/r/{code}/start", headers=HX)
-    assert room.status == "playing"
-    return code, clients, room
+    return started_at(player, registry, "trump_card", options, NAMES)
 
 
 def move(code, clients, room, action) -> None:

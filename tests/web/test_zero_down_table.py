@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from tests.games.test_zero_down import EXAMPLE, stacked
-from tests.web.conftest import act, create_room, headline, join, page, region, version_of, words
+from tests.web.conftest import act, create_room, headline, join, page, region, started_at, version_of, words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games" / "zero_down"
 POOL = ["black1", "black2", "black3", "black4", "black5"]
@@ -15,17 +15,8 @@ POOL = ["black1", "black2", "black3", "black4", "black5"]
 
 def started(player, registry, hands=None, pool=POOL):
     """Ann, Bea and Cal at a Zero Down table, Ann dealing (Bea moves first), dealt `hands` or Cal EXAMPLE."""
-    ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
-    code = create_room(ann, game="zero_down")
-    join(bea, code)
-    join(cal, code)
-    room = registry.get(code)
-    # The site offers no deck option: a stacked deal is set straight on the room, as a test may.
     deck = stacked(3, 0, hands or {2: EXAMPLE}, pool)
-    registry.set_options(room, room.host, {"decks": [deck], "dealer": 0})
-    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
-    assert room.status == "playing"
-    return code, (ann, bea, cal), room
+    return started_at(player, registry, "zero_down", {"decks": [deck], "dealer": 0})
 
 
 def swap(client, code, give, take):

@@ -6,7 +6,7 @@ import json
 import re
 
 from tests.games.stacking import deck_dealing
-from tests.web.conftest import act, create_room, join, page, region
+from tests.web.conftest import act, page, region, started_at
 from zerogames.games.cards import STANDARD_DECK
 
 # Ann deals; Bea, on her left, is dealt first and leads. The seven of diamonds is turned up as trumps.
@@ -19,14 +19,9 @@ def last_action(client, code: str) -> str:
 
 
 def test_the_status_says_who_won_a_trick_with_its_last_card_and_only_then(player, registry):
-    ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
-    code = create_room(ann)
-    join(bea, code)
-    join(cal, code)
-    room = registry.get(code)
     deck = deck_dealing(HANDS, 1, STANDARD_DECK, then=["7D"])
-    registry.set_options(room, room.host, {"decks": [deck], "dealer": 0, "schedule": [2]})
-    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
+    options = {"decks": [deck], "dealer": 0, "schedule": [2]}
+    code, (ann, bea, cal), _room = started_at(player, registry, "zero_game", options)
     for client, bid in ((bea, 1), (cal, 0), (ann, 0)):
         act(client, code, json.dumps({"type": "bid", "bid": bid}))
     assert last_action(ann, code) == "Ann bid 0."

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tests.games.stacking import deck_dealing
-from tests.web.conftest import act, create_room, headline, join, page, region
+from tests.web.conftest import act, headline, page, region, started_at
 from zerogames.games.zero.rules import DECK
 
 # Ann, Bea and Cal are dealt these; Ann guesses first.
@@ -18,17 +18,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games" / "zero"
 
 def started(player, registry, hands=HANDS):
     """Ann, Bea and Cal at a Zero table dealt `hands`, the game begun."""
-    ann, bea, cal = player("Ann"), player("Bea"), player("Cal")
-    code = create_room(ann, game="zero")
-    join(bea, code)
-    join(cal, code)
-    room = registry.get(code)
-    # The site offers no deck option: a stacked deal is set straight on the room, as a test may.
-    deck = deck_dealing(hands, 0, DECK)
-    registry.set_options(room, room.host, {"decks": [deck], "first_guesser": 0})
-    ann.post(f"/r/{code}/start", headers={"HX-Request": "true"})
-    assert room.status == "playing"
-    return code, (ann, bea, cal), room
+    return started_at(player, registry, "zero", {"decks": [deck_dealing(hands, 0, DECK)], "first_guesser": 0})
 
 
 def move(client, code, **action):
