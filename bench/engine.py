@@ -5,6 +5,7 @@ acting seat and a random action, and applies it. Prints the best of three timed 
 in the process's CPU seconds: on a shared machine, wall time also counts the moments another tenant
 held the core.
 Usage: python bench/engine.py [seconds per run]
+bench/live.py times `pace` before and after its run, to tell a slow hour from slow code.
 """
 
 from __future__ import annotations
@@ -60,6 +61,14 @@ def bench(rules: Game, seconds: float, runs: int = 3) -> tuple[float, float, flo
         elapsed = time.process_time() - start
         best = max(best, (games / elapsed, actions / elapsed, actions / games))
     return best
+
+
+def pace(seconds: float = 0.5, runs: int = 3) -> float:
+    """This machine's pace now: the CPU microseconds one Zero Game action takes here, the best of
+    `runs`. The same code reads a fifth slower or more at some hours (the host's other tenants), and
+    so does every CPU figure taken meanwhile: read against this, figures of two hours compare."""
+    _, actions, _ = bench(GAMES["zero_game"], seconds, runs)
+    return 1e6 / actions
 
 
 def main() -> None:

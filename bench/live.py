@@ -8,7 +8,11 @@ page shows it, and sends it over its socket as a live page does). For every acti
 time from sending the move to the last seat of that room receiving the push that carries the new
 version, and the bytes each seat receives for it, both on the wire and as HTML. It also prints the
 CPU the server and these clients used, the server's CPU per action and per push, and the longest a
-ping on a seat's socket waited for its pong (the server's worst stall).
+ping on a seat's socket waited for its pong (the server's worst stall). Last, the machine's pace
+before and after the run (the CPU a rules-engine action takes, bench/engine.py) and the server's CPU
+per action in those units: this shared machine runs the same code a fifth slower or more at some
+hours, and every CPU figure with it, so runs of two hours compare by that figure, not in ms. A pace
+that moved between before and after says the hour changed during the run.
 Each seat listens from the moment its socket opens; if one is closed or fails, the run stops and says
 why. SIGTERM and SIGINT stop its servers too.
 
@@ -73,6 +77,8 @@ from wsproto.extensions import PerMessageDeflate  # noqa: E402
 # This checkout's code, not whichever one an installed package points at: the server it starts serves
 # from the checkout zerogames.launch is in.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import pace  # noqa: E402  (bench/engine.py, beside this file)
 
 from zerogames.front import Nginx, OneMachine  # noqa: E402
 from zerogames.launch import free_port, serve  # noqa: E402
@@ -574,12 +580,20 @@ def main() -> None:
         supervise(lambda: client(int(os.environ["BENCH_PORT"]), rooms, seconds, interval))
         return
     processes = int(os.environ.get("BENCH_PROCESSES", "1"))
+    before = pace()
+    figures: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         site = Site(Path(folder), processes)
         try:
-            supervise(lambda: run(site, rooms, seconds, interval))
+            supervise(lambda: figures.append(run(site, rooms, seconds, interval)))
         finally:
             site.stop()
+    after = pace()
+    print(
+        f"this machine's pace, CPU µs per action of the rules engine (bench/engine.py's Zero Game): "
+        f"{before:.2f} before the run, {after:.2f} after; the server's CPU per action is "
+        f"{figures[0] * 2e6 / (before + after):.0f} of those"
+    )
 
 
 def supervise(work: Callable[[], None]) -> None:
@@ -686,7 +700,8 @@ def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {key: sum((result[key] for result in results), type(results[0][key])()) for key in results[0]}
 
 
-def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
+def run(site: Site, rooms: int, seconds: float, interval: float) -> float:
+    """Open the rooms' sockets, play, print the figures; the servers' CPU seconds per action."""
     if CLIENTS > 1:
         clients = start_clients(site.port, rooms, seconds, interval, CLIENTS)
     else:
@@ -707,15 +722,16 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> None:
     server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
     # Among bots a player moves only on their turn: no rate is asked of the server.
     asked = 0.0 if BOTS else rooms / interval
-    report(merged(results), server_cpu, elapsed, asked)
+    per_action = report(merged(results), server_cpu, elapsed, asked)
     for process in Run.clients:
         # Done, each closes its sockets and ends: stopped meanwhile (Run.stop), it would say so. Waited
         # for only now, so that its sockets' closing counts in neither the server's CPU nor the rate.
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(CLIENT_EXIT)
+    return per_action
 
 
-def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float, asked: float) -> None:
+def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float, asked: float) -> float:
     latencies, wire, markup = results["latencies"], results["wire"], results["markup"]
     waits = results["waits"]
     actions, pushes = results["actions"], results["pushes"]
@@ -754,6 +770,7 @@ def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float
         f"a ping's wait for its pong (the event loop's stalls, with these clients' own), ms: "
         f"p99 {percentile(waits, 0.99):.1f}  max {max(waits):.1f} over {len(waits)} pings"
     )
+    return serving / max(actions, 1)
 
 
 if __name__ == "__main__":
