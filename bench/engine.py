@@ -65,8 +65,8 @@ def bench(rules: Game, seconds: float, runs: int = 3) -> tuple[float, float, flo
 
 def pace(seconds: float = 0.5, runs: int = 3) -> float:
     """This machine's pace now: the CPU microseconds one Zero Game action takes here, the best of
-    `runs`. The same code reads a fifth slower or more at some hours (the host's other tenants), and
-    so does every CPU figure taken meanwhile: read against this, figures of two hours compare."""
+    `runs`. The same code reads a fifth slower or more at some hours, with nothing else running here,
+    and so does every CPU figure taken meanwhile: read against this, figures of two hours compare."""
     _, actions, _ = bench(GAMES["zero_game"], seconds, runs)
     return 1e6 / actions
 

@@ -581,26 +581,26 @@ def main() -> None:
         return
     processes = int(os.environ.get("BENCH_PROCESSES", "1"))
     before = pace()
-    figures: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         site = Site(Path(folder), processes)
         try:
-            supervise(lambda: figures.append(run(site, rooms, seconds, interval)))
+            per_action = supervise(lambda: run(site, rooms, seconds, interval))
         finally:
             site.stop()
     after = pace()
     print(
         f"this machine's pace, CPU µs per action of the rules engine (bench/engine.py's Zero Game): "
         f"{before:.2f} before the run, {after:.2f} after; the server's CPU per action is "
-        f"{figures[0] * 2e6 / (before + after):.0f} of those"
+        f"{per_action * 2e6 / (before + after):.0f} of those"
     )
 
 
-def supervise(work: Callable[[], None]) -> None:
-    """Run `work` in a greenlet a dying listener can stop, and end with the reason if one does."""
+def supervise(work: Callable[[], Any]) -> Any:
+    """Run `work` in a greenlet a dying listener can stop, and end with the reason if one does; what
+    `work` returned."""
     try:
         Run.greenlet = gevent.spawn(work)
-        Run.greenlet.get()
+        return Run.greenlet.get()
     except ListenerDied as died:
         sys.exit(f"a listener died, no figures: {died}")
     finally:
