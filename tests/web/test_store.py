@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -13,7 +15,7 @@ import pytest
 from tests.web.conftest import act, create_room, join, on_both_stores
 from tests.web.weather import anns_moves, move, table_with_two_bots
 from zerogames import bots, runtime
-from zerogames.store import SNAPSHOT_EVERY, Unavailable, open_store
+from zerogames.store import SNAPSHOT_EVERY, Unavailable, connection, open_store
 
 
 def five_player_game(player, registry, actions: int):
@@ -139,3 +141,72 @@ def test_checkpoints_apart_leave_commits_alone_and_copy_the_log_back(player, reg
     alone.write_bytes(Path(app.config["DATABASE"]).read_bytes())
     copied = sqlite3.connect(alone).execute("select count(*) from actions where code = ?", [code]).fetchone()
     assert copied[0] == 12
+
+
+# A process's event loop (as the gevent worker runs it) whose store finds the SQLite file locked by
+# another writer, which lets go after 0.3 s: its own other work (a tick every 10 ms, standing for its
+# other tables) goes on while the write waits. Prints the seconds the write took and the ticks meanwhile.
+WAITING_WRITER = """
+from gevent import monkey
+
+monkey.patch_all()
+
+import sqlite3
+import sys
+import time
+
+import gevent
+
+from zerogames.store import open_store
+
+store = open_store("", sys.argv[1])
+other = sqlite3.connect(sys.argv[1], isolation_level=None)  # the other process's writer, as it were
+other.execute("begin immediate")
+gevent.spawn_later(0.3, other.execute, "commit")
+ticks = 0
+
+
+def tick():
+    global ticks
+    while True:
+        gevent.sleep(0.01)
+        ticks += 1
+
+
+gevent.spawn(tick)
+started = time.monotonic()
+with store.db.transaction():
+    store.db.execute("insert into players (id, name) values ('u1', 'Ann')")
+print(time.monotonic() - started, ticks, store.db.row("select name from players where id = 'u1'")[0])
+"""
+
+
+def test_a_write_that_waits_for_another_process_on_sqlite_holds_up_nothing_else(tmp_path):
+    """Two processes share the SQLite file (`make run PROCESSES=2`): a move that finds the other one
+    writing waits its turn, and its process's other tables play on meanwhile."""
+    done = subprocess.run(
+        [sys.executable, "-c", WAITING_WRITER, str(tmp_path / "shared.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    seconds, ticks, name = done.stdout.split()
+    assert float(seconds) >= 0.25 and name == "Ann", "the write did not wait for the other, or was lost"
+    assert int(ticks) >= 15, f"the process stood still while its write waited ({ticks} ticks of ~30)"
+
+
+def test_a_sqlite_file_locked_past_the_wait_is_unavailable_and_nothing_is_written(tmp_path, monkeypatch):
+    """Another process's write that outlasts the wait: the database counts as unavailable, as when it is
+    away (a player's move is refused with the message), and nothing is written."""
+    monkeypatch.setattr(connection, "BUSY_TIMEOUT", 0.2)
+    store = open_store("", tmp_path / "shared.db")
+    other = sqlite3.connect(tmp_path / "shared.db", isolation_level=None)
+    other.execute("begin immediate")
+    started = time.monotonic()
+    with pytest.raises(Unavailable), store.db.transaction():
+        store.db.execute("insert into players (id, name) values ('u1', 'Ann')")
+    assert 0.2 <= time.monotonic() - started < 2
+    other.execute("commit")
+    assert store.db.row("select count(*) from players")[0] == 0
+    store.close()
