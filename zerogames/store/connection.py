@@ -222,7 +222,8 @@ def waiting_out(call: Callable[..., T], *args: Any) -> T:
     """What `call` on the connection returns, once no other process's write holds it up: while the
     database is locked, tried again after a pause that the event loop spends on every other table
     (time.sleep, which the gevent worker makes a greenlet's wait), for up to BUSY_TIMEOUT seconds; then,
-    like SQLite's other weather, Unavailable.
+    like SQLite's other weather, Unavailable. A statement refused so has done nothing, and is simply
+    tried again (the store's executemany runs within a transaction, whose lock it holds throughout).
 
     SQLite's own busy handler would wait inside the library, in sleeps of 1, 2, 5, 10 ms and longer,
     and in the gevent worker every table of the process would wait with it. Two processes sharing the
