@@ -252,6 +252,15 @@ class SiteFigures:
         yield GaugeMetricFamily(
             "zerogames_rooms_restored", "1 once the rooms unfinished at start are back", value=self.restored()
         )
+        db = self.registry.store.db
+        yield CounterMetricFamily(
+            "zerogames_database_waits",
+            "Statements that found the SQLite file locked by another process's write, and waited",
+            value=db.waits,
+        )
+        yield CounterMetricFamily(
+            "zerogames_database_wait_seconds", "Seconds those statements waited", value=db.waited
+        )
 
     def restored(self) -> int:
         return int(self.registry.restored)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import threading
 
 import pytest
 from prometheus_client import CollectorRegistry, Histogram, generate_latest
@@ -187,6 +188,29 @@ def test_a_move_refused_because_the_database_failed_counts_as_a_database_error(
         ("zerogames_refusals_total", {"game": "zero_game", "command": "Start"}),
     ):
         assert figure(after, name, **labels) - figure(before, name, **labels) == 1
+
+
+def test_a_move_that_waited_for_another_process_on_the_sqlite_file_is_counted_with_its_wait(
+    app, player, registry, operator
+):
+    """Two processes share the SQLite file (`make run PROCESSES=2`): a Start that finds the other one
+    writing waits for it, goes through, and the operator sees the wait and how long it was."""
+    ann = player("Ann")
+    code = with_bots(ann)
+    before = figures(operator)
+    other = sqlite3.connect(app.config["DATABASE"], isolation_level=None, check_same_thread=False)
+    other.execute("begin immediate")
+    threading.Timer(0.3, other.execute, ["commit"]).start()
+    ann.post(f"/r/{code}/start", headers=HX)
+    assert registry.get(code).status == "playing"
+    after = figures(operator)
+
+    def moved(name: str) -> float:
+        return figure(after, name) - figure(before, name)
+
+    assert moved("zerogames_database_waits_total") == 1
+    assert 0.25 <= moved("zerogames_database_wait_seconds_total") < 2
+    other.close()
 
 
 def test_a_page_asking_why_its_channel_was_refused_is_told_and_counts_no_second_refusal(

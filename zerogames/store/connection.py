@@ -66,6 +66,9 @@ class Connection:
     def __init__(self) -> None:
         self.lock = threading.RLock()
         self.depth = 0  # transactions open within each other (only the outermost commits)
+        # Statements that found the database locked by another process's write and waited for it, and
+        # the seconds they waited (the operator's figures: zerogames.metrics).
+        self.waits, self.waited = 0, 0.0
 
     def open(self) -> None:
         """Connect (a connection is made closed, so that making the site's app touches no database)."""
@@ -171,10 +174,10 @@ class SQLiteConnection(Connection):
         self.db = sqlite_utils.Database(self.sqlite)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        return waiting_out(self.sqlite.execute, sql, params)
+        return self.waiting_out(self.sqlite.execute, sql, params)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        waiting_out(self.sqlite.executemany, sql, rows)
+        self.waiting_out(self.sqlite.executemany, sql, rows)
 
     def rollback(self) -> None:
         # A full disk or an I/O error may have rolled the transaction back already.
@@ -183,7 +186,7 @@ class SQLiteConnection(Connection):
 
     def catalog(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
         with self.lock:
-            return waiting_out(self.schema_read)
+            return self.waiting_out(self.schema_read)
 
     def schema_read(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
         tables = {self.db[name] for name in self.db.table_names()}
@@ -192,6 +195,40 @@ class SQLiteConnection(Connection):
             {table.name: set(table.columns_dict) for table in tables},
             {index.name for table in tables for index in table.indexes},
         )
+
+    def waiting_out(self, call: Callable[..., T], *args: Any) -> T:
+        """What `call` on the connection returns, once no other process's write holds it up: while
+        the database is locked, tried again after a pause that the event loop spends on every other
+        table (time.sleep, which the gevent worker makes a greenlet's wait), for up to BUSY_TIMEOUT
+        seconds; then, like SQLite's other weather, Unavailable. A statement refused so has done
+        nothing, and is simply tried again (the store's executemany runs within a transaction, whose
+        lock it holds throughout). Each wait is counted, with its seconds, for the operator.
+
+        SQLite's own busy handler would wait inside the library, in sleeps of 1, 2, 5, 10 ms and
+        longer, and in the gevent worker every table of the process would wait with it. Two processes
+        sharing the file (`make run PROCESSES=2`) at a thousand busy tables met a lock held by the
+        other in 8-18% of their transactions, and each process's loop stood still 4-8% of the time, up
+        to 54 ms at once."""
+        pause, since = FIRST_PAUSE, None
+        try:
+            while True:
+                try:
+                    return call(*args)
+                except sqlite3.DatabaseError as error:
+                    if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY:
+                        now = time.monotonic()
+                        since = since or now
+                        if now < since + BUSY_TIMEOUT:
+                            time.sleep(pause)
+                            pause = min(2 * pause, LONGEST_PAUSE)
+                            continue
+                    if passes(error):
+                        raise Unavailable(error) from error
+                    raise
+        finally:
+            if since is not None:
+                self.waits += 1
+                self.waited += time.monotonic() - since
 
     def checkpoint_apart(self) -> bool:
         """Commits stop copying the log into the database file; `checkpoint` does it, elsewhere.
@@ -216,34 +253,6 @@ class SQLiteConnection(Connection):
             self.sqlite.close()
         if self.checkpointer is not None:
             self.checkpointer.close()
-
-
-def waiting_out(call: Callable[..., T], *args: Any) -> T:
-    """What `call` on the connection returns, once no other process's write holds it up: while the
-    database is locked, tried again after a pause that the event loop spends on every other table
-    (time.sleep, which the gevent worker makes a greenlet's wait), for up to BUSY_TIMEOUT seconds; then,
-    like SQLite's other weather, Unavailable. A statement refused so has done nothing, and is simply
-    tried again (the store's executemany runs within a transaction, whose lock it holds throughout).
-
-    SQLite's own busy handler would wait inside the library, in sleeps of 1, 2, 5, 10 ms and longer,
-    and in the gevent worker every table of the process would wait with it. Two processes sharing the
-    file (`make run PROCESSES=2`) at a thousand busy tables met a lock held by the other in 8-18% of
-    their transactions, and each process's loop stood still 4-8% of the time, up to 54 ms at once."""
-    pause, until = FIRST_PAUSE, None
-    while True:
-        try:
-            return call(*args)
-        except sqlite3.DatabaseError as error:
-            if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY:
-                now = time.monotonic()
-                until = until or now + BUSY_TIMEOUT
-                if now < until:
-                    time.sleep(pause)
-                    pause = min(2 * pause, LONGEST_PAUSE)
-                    continue
-            if passes(error):
-                raise Unavailable(error) from error
-            raise
 
 
 def passes(error: sqlite3.DatabaseError) -> bool:
