@@ -214,8 +214,8 @@ def pushed(since: float) -> None:
 
 
 class SiteFigures:
-    """The figures read from the app when scraped: rooms and seats, live channels, and whether the
-    rooms are back after a start."""
+    """The figures read from the app when scraped: rooms and seats, live channels, whether the rooms
+    are back after a start, and the store's waits for another process's writes."""
 
     def __init__(self, registry: RoomRegistry, channels: Channels) -> None:
         self.registry, self.channels = registry, channels
