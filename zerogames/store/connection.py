@@ -210,25 +210,22 @@ class SQLiteConnection(Connection):
         other in 8-18% of their transactions, and each process's loop stood still 4-8% of the time, up
         to 54 ms at once."""
         pause, since = FIRST_PAUSE, None
-        try:
-            while True:
-                try:
-                    return call(*args)
-                except sqlite3.DatabaseError as error:
-                    if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY:
-                        now = time.monotonic()
-                        since = since or now
-                        if now < since + BUSY_TIMEOUT:
-                            time.sleep(pause)
-                            pause = min(2 * pause, LONGEST_PAUSE)
-                            continue
+        while True:
+            try:
+                return call(*args)
+            except sqlite3.DatabaseError as error:
+                locked = getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+                if not locked or (since is not None and time.monotonic() - since >= BUSY_TIMEOUT):
                     if passes(error):
                         raise Unavailable(error) from error
                     raise
-        finally:
-            if since is not None:
+            slept = time.monotonic()
+            if since is None:
+                since = slept
                 self.waits += 1
-                self.waited += time.monotonic() - since
+            time.sleep(pause)
+            self.waited += time.monotonic() - slept
+            pause = min(2 * pause, LONGEST_PAUSE)
 
     def checkpoint_apart(self) -> bool:
         """Commits stop copying the log into the database file; `checkpoint` does it, elsewhere.
