@@ -125,10 +125,7 @@ def plays_on_where_it_was(
     assert [zero_game_hand(page) for page in pages] == hands
     # A seat shows "online" again once its own page's channel is back, which the first page may hear a
     # moment after its own: the line is awaited, and a move lost would keep it from ever matching.
-    seats, until = pages[0].locator("#seats"), time.monotonic() + 10
-    while (shown := seats.inner_text()) != acknowledged:
-        assert time.monotonic() < until, f"the seats after the outage: {shown!r}, before it: {acknowledged!r}"
-        time.sleep(0.1)
+    expect(pages[0].locator("#seats")).to_have_text(acknowledged, use_inner_text=True, timeout=10_000)
     for _ in range(turns):
         page = whose_turn(pages)
         version = int(page.locator("#room-version").get_attribute("value"))
