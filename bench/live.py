@@ -467,18 +467,20 @@ def start_server(port: int, database: Path, database_url: str = "") -> subproces
 
 class Site:
     """One server process on SQLite, as `make run` serves; or n behind nginx: on PostgreSQL, or sharing
-    the SQLite file as `make run PROCESSES=n` serves them (BENCH_STORE=sqlite)."""
+    the SQLite file as `make run PROCESSES=n` serves them (BENCH_STORE=sqlite). `port` is where the
+    site answers (nginx's, when there is one), `ports` each process's own."""
 
     def __init__(self, folder: Path, processes: int) -> None:
         self.postgres = self.nginx = None
         if processes == 1:
             self.port = free_port()
+            self.ports = [self.port]
             self.servers = [start_server(self.port, folder / "bench.db")]
             return
         if STORE == "sqlite":
             self.port = free_port()
             env = {"ZEROGAMES_DB": str(folder / "bench.db"), **SERVER_ENV}
-            ports = [free_port() for _ in range(processes)]
+            ports = self.ports = [free_port() for _ in range(processes)]
             machine = OneMachine(ports, self.port, folder, env, app=APP).start()
             self.servers, self.nginx = machine.servers, machine.nginx
             return
@@ -487,7 +489,7 @@ class Site:
 
         self.postgres = PostgresServer().start()
         url = self.postgres.new_database()
-        ports = [free_port() for _ in range(processes)]
+        ports = self.ports = [free_port() for _ in range(processes)]
         self.servers = [start_server(port, folder / "unused.db", url) for port in ports]
         self.port = free_port()
         self.nginx = Nginx(folder / "nginx", ports, self.port).start()
