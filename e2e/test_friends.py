@@ -1,5 +1,8 @@
-"""Friends in real browsers: a request answered on an open page, an invitation that reaches a friend's
-home page within a second, and a closed tab read as away; on one process and across three."""
+"""Friends in real browsers: a request answered on an open page, an invitation pushed to a friend's open
+home page, and a closed tab read as away; on one process and across three. How soon the invitation
+shows is bench/invites.py's figure: a browser test sees it only at the times its assertion looks
+(Playwright's `expect` looks again every half second after the first few), and under a whole test
+run on two cores."""
 
 from __future__ import annotations
 
@@ -12,13 +15,10 @@ from e2e.table import create_room
 from e2e.test_ranked import sign_up
 from e2e.test_several_processes import site  # noqa: F401 (three processes on PostgreSQL, nginx in front)
 
-# Seconds the invitation may take to reach the friend's open page.
-INVITE_LIMIT = 1.0
 
-
-def friends_story(ann: Page, bob: Page, url: str, checked: bool = False) -> float:
-    """Ann adds Bob, who accepts on his open page; Ann invites him from her lobby; he joins from his
-    home page; he closes his tab, and Ann's friends page says he is away. How long the invitation took.
+def friends_story(ann: Page, bob: Page, url: str, checked: bool = False) -> None:
+    """Ann adds Bob, who accepts on his open page; Ann invites him from her lobby; he sees it on his
+    open home page and joins from there; he closes his tab, and Ann's friends page says he is away.
     `checked`: each new page is checked by axe on the way (at a phone's width and a desktop's)."""
     sign_up(ann, url, "ann")
     sign_up(bob, url, "bob")
@@ -40,10 +40,8 @@ def friends_story(ann: Page, bob: Page, url: str, checked: bool = False) -> floa
     if checked:
         check_access(ann, "a lobby with friends to invite")
     invite.click()
-    sent = time.monotonic()
     notice = bob.locator("#site-news")
     expect(notice).to_contain_text("ann invites you to Zero Game")
-    took = time.monotonic() - sent
     if checked:
         check_access(bob, "a home page with an invitation")
     notice.get_by_role("link", name="Join ann's table").click()
@@ -59,18 +57,13 @@ def friends_story(ann: Page, bob: Page, url: str, checked: bool = False) -> floa
     closed = time.monotonic()
     expect(ann.locator("#friends-list")).to_contain_text("Away")
     print(f"away shown {time.monotonic() - closed:.2f} s after the tab closed")
-    return took
 
 
 def test_friends_add_invite_and_see_each_other_come_and_go(browser, server):
     ann, bob = browser.new_context().new_page(), browser.new_context().new_page()
-    took = friends_story(ann, bob, server.url, checked=True)
-    print(f"invitation shown after {took:.2f} s")
-    assert took < INVITE_LIMIT
+    friends_story(ann, bob, server.url, checked=True)
 
 
 def test_the_same_across_three_processes_on_postgresql(browser, site):  # noqa: F811
     nginx, _, _ = site
-    took = friends_story(browser.new_context().new_page(), browser.new_context().new_page(), nginx.url)
-    print(f"invitation shown after {took:.2f} s, across processes")
-    assert took < INVITE_LIMIT
+    friends_story(browser.new_context().new_page(), browser.new_context().new_page(), nginx.url)
