@@ -9,8 +9,8 @@ friend to its lobby, and the friend's channel is timed until the invitation is o
 dismisses it and the next begins, at a random point of the site's round of looks for news. With
 several processes every invitation crosses them: the inviter's requests go straight to one process,
 the friend's channel to the next one, so that only the store carries the news between them.
-BENCH_BUSY=n keeps n other processes spinning on the CPU meanwhile, as a full test run keeps both
-cores of the machine busy (the figures then say what a browser test timing one invitation sees).
+BENCH_BUSY=n keeps n other processes spinning on the CPU meanwhile, as a whole test run keeps both
+cores of the machine busy.
 
 Usage: python bench/invites.py [invitations=60]
 """
@@ -87,17 +87,20 @@ class HomePage:
         self.ws.send("{}")  # nothing shown yet
         self.shown: dict[str, float] = {}
         self.news = gevent.event.Event()
+        self.failed = ""  # why the channel stopped, if it did: the run stops and says so
         self.reader = gevent.spawn(self.read)
 
     def read(self) -> None:
         """Every push, as it comes (websocket-client answers the server's pings as it reads)."""
-        while True:
-            message = self.ws.recv()
-            now = time.perf_counter()
-            if not message:
-                continue
-            for code in self.invited_to(message):
-                self.shown.setdefault(code, now)
+        try:
+            while True:
+                message = self.ws.recv()
+                now = time.perf_counter()
+                for code in self.invited_to(message or ""):
+                    self.shown.setdefault(code, now)
+                self.news.set()
+        except Exception as error:  # a close or a broken socket: its invitations could never show
+            self.failed = repr(error)
             self.news.set()
 
     @staticmethod
@@ -122,6 +125,8 @@ def invitation(inviter: Player, friend: Player, page: HomePage) -> float | None:
         raise SystemExit(f"the invitation was refused ({answer.status}): {answer.text[:300]}")
     deadline = sent + ARRIVAL_WAIT
     while code not in page.shown and time.perf_counter() < deadline:
+        if page.failed:
+            raise SystemExit(f"{friend.username}'s channel stopped, no figures: {page.failed}")
         page.news.clear()
         page.news.wait(max(0.0, deadline - time.perf_counter()))
     friend.post(f"/invites/{code}/dismiss")
