@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -132,3 +133,9 @@ def plays_on_where_it_was(
         take_zero_game_turn(page)
         for each in pages:
             expect(each.locator("#room-version")).to_have_value(str(version + 1))
+
+
+def screenshot(page: Page, path: Path) -> None:
+    """The whole page saved at rest: a card still gliding (a push just in) is shown where it lands,
+    so that the picture shows the table's layout and not a moment of a move."""
+    page.screenshot(path=path, full_page=True, animations="disabled")

@@ -10,7 +10,7 @@ import time
 from playwright.sync_api import Page, expect
 
 from e2e.access import check_access
-from e2e.table import add_bots, create_room, join_room, my_turn, play_until_over, whose_turn
+from e2e.table import add_bots, create_room, join_room, my_turn, play_until_over, screenshot, whose_turn
 
 HEADLINE = "#status .headline"
 
@@ -272,9 +272,9 @@ def test_screenshots_of_the_table_on_a_phone_and_a_desktop(browser, server, arti
         add_bots(page, 3)
         page.get_by_role("button", name="Start the game").click()
         expect(page.locator(HEADLINE)).to_contain_text("Your turn: pick two")
-        page.screenshot(path=artifacts / f"cabo-peek-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"cabo-peek-{width}x{height}.png")
         peek(page)
         # A bot may have called Cabo before the host's first turn: "Your turn (final turn): draw...".
         expect(page.locator(HEADLINE)).to_contain_text(re.compile(r"Your turn.*draw a card"), timeout=15_000)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifacts / f"cabo-table-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"cabo-table-{width}x{height}.png")

@@ -7,7 +7,7 @@ import time
 from playwright.sync_api import expect
 
 from e2e.access import check_access
-from e2e.table import create_room, join_room, my_turn, whose_turn
+from e2e.table import create_room, join_room, my_turn, screenshot, whose_turn
 
 
 def test_the_host_gets_a_friends_table_moving_when_the_player_to_move_leaves(browser, server, artifacts):
@@ -28,10 +28,10 @@ def test_the_host_gets_a_friends_table_moving_when_the_player_to_move_leaves(bro
     expect(hand).to_be_visible(timeout=5_000)
     check_access(ann, "a host offered a bot for a friend who left")
     ann.set_viewport_size({"width": 390, "height": 844})
-    ann.screenshot(path=str(artifacts / "friends-table-host-hands-a-seat-390x844.png"), full_page=True)
+    screenshot(ann, artifacts / "friends-table-host-hands-a-seat-390x844.png")
     ann.set_viewport_size({"width": 1280, "height": 800})
     ann.get_by_label(f"Bot for {name}").select_option("normal")
-    ann.screenshot(path=str(artifacts / "friends-table-host-hands-a-seat-1280x800.png"), full_page=True)
+    screenshot(ann, artifacts / "friends-table-host-hands-a-seat-1280x800.png")
     hand.click()
     # The bot plays the seat, and the table moves on: someone else's turn comes.
     others = [page for who, page in pages.items() if who != name]

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from e2e.access import check_access
-from e2e.table import create_room, join_room, play_until_over
+from e2e.table import create_room, join_room, play_until_over, screenshot
 from e2e.test_cabo import cabo_turn
 
 PASSWORD = "correct horse"
@@ -49,7 +49,7 @@ def test_two_signed_up_players_play_a_ranked_game_and_see_their_ratings(browser,
         mine = page.locator("#table .cabo-seat.mine .badge.rating")
         own.append(mine.text_content().removeprefix("rating "))
     assert seen[0] == seen[1] == sorted(f"rating {shown}" for shown in own)
-    ann.screenshot(path=artifacts / "ranked-game-over-390x844.png", full_page=True)
+    screenshot(ann, artifacts / "ranked-game-over-390x844.png")
 
     # Each finds it on their own page, with its chart, and on the leaderboard (still provisional).
     for page, rating in zip((ann, bea), own, strict=True):
@@ -65,4 +65,4 @@ def test_two_signed_up_players_play_a_ranked_game_and_see_their_ratings(browser,
     bea.goto(server.url + "/me")
     check_access(bea, "a player's page with a rating and its chart")
     bea.set_viewport_size({"width": 390, "height": 844})
-    bea.screenshot(path=artifacts / "ranked-player-page-390x844.png", full_page=True)
+    screenshot(bea, artifacts / "ranked-player-page-390x844.png")

@@ -15,7 +15,7 @@ import websocket
 from playwright.sync_api import expect
 
 from e2e.conftest import Server
-from e2e.table import add_bots, create_room, play_until_over
+from e2e.table import add_bots, create_room, play_until_over, screenshot
 
 PHONE, DESKTOP = (390, 844), (1280, 800)
 PASSWORD = "correct horse"
@@ -42,7 +42,7 @@ def test_sign_up_play_to_the_end_and_step_through_the_replay_by_keyboard(browser
     play_until_over([desktop])
     record = desktop.locator("#game-record")
     expect(record.get_by_role("img", name="Scores by round")).to_be_visible()
-    desktop.screenshot(path=artifacts / "records-game-over-1280x800.png", full_page=True)
+    screenshot(desktop, artifacts / "records-game-over-1280x800.png")
     room_url = desktop.url
 
     record.get_by_role("link", name="Watch replay").click()
@@ -67,10 +67,10 @@ def test_sign_up_play_to_the_end_and_step_through_the_replay_by_keyboard(browser
     expect(desktop.locator("#status .round-line")).to_contain_text("Round 2 of 3")
     desktop.get_by_role("link", name="All cards open").click()
     expect(desktop.get_by_role("heading", name="Every hand")).to_be_visible()
-    desktop.screenshot(path=artifacts / "records-replay-1280x800.png", full_page=True)
+    screenshot(desktop, artifacts / "records-replay-1280x800.png")
     desktop.get_by_role("link", name="ann", exact=True).click()
     expect(desktop.get_by_role("link", name=re.compile("Watch the replay"))).to_have_count(1)
-    desktop.screenshot(path=artifacts / "records-player-1280x800.png", full_page=True)
+    screenshot(desktop, artifacts / "records-player-1280x800.png")
 
     # A phone signs in to the account and finds the game, its replay and its end.
     phone = browser.new_context(
@@ -82,19 +82,19 @@ def test_sign_up_play_to_the_end_and_step_through_the_replay_by_keyboard(browser
     phone.get_by_role("button", name="Sign in").click()
     expect(phone.get_by_role("link", name=re.compile("Watch the replay"))).to_have_count(1)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
-    phone.screenshot(path=artifacts / "records-player-390x844.png", full_page=True)
+    screenshot(phone, artifacts / "records-player-390x844.png")
     phone.get_by_role("link", name=re.compile("Watch the replay")).click()
     expect(phone.locator("#step-count")).to_have_text(f"Step 0 of {last}")
     phone.get_by_role("link", name="Next").click()
     expect(phone.locator("#step-count")).to_have_text(f"Step 1 of {last}")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
-    phone.screenshot(path=artifacts / "records-replay-390x844.png", full_page=True)
+    screenshot(phone, artifacts / "records-replay-390x844.png")
     # The account's seat is this browser's too: the table's end, as the phone shows it.
     phone.goto(room_url)
     expect(phone.locator("#game-record").get_by_role("link", name="Watch replay")).to_be_visible()
     expect(phone.get_by_role("button", name="Play again")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
-    phone.screenshot(path=artifacts / "records-game-over-390x844.png", full_page=True)
+    screenshot(phone, artifacts / "records-game-over-390x844.png")
 
 
 class Browser:

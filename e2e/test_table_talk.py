@@ -75,6 +75,7 @@ def test_talk_reaches_the_table_but_never_a_muter_and_the_host_keeps_order(brows
     for width, height in ((390, 844), (1280, 800)):
         cal.set_viewport_size({"width": width, "height": height})
         path = artifacts / f"table-talk-{width}x{height}.png"
+        # Not at rest (e2e.table.screenshot): the bubble beside Ann's seat shows while it fades.
         cal.screenshot(path=str(path), full_page=True)
     check_access(cal, "a table with reactions and chat")
 

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from e2e.access import check_access
-from e2e.table import add_bots, create_room, join_room, my_turn, play_until_over, whose_turn
+from e2e.table import add_bots, create_room, join_room, my_turn, play_until_over, screenshot, whose_turn
 
 GAME = "Trump Card"
 CHOOSER = "Trump Card: Trump Chooser of the first match"
@@ -170,7 +170,7 @@ def test_screenshots_of_the_table_on_a_phone_and_a_desktop(browser, server, arti
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
         one_human_and_three_bots(page, server.url, chooser="Seat A (the host)")
         expect(page.get_by_role("button", name=TRUMP_BUTTON)).to_have_count(4)
-        page.screenshot(path=artifacts / f"trump_card-trump-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"trump_card-trump-{width}x{height}.png")
         # Into round 5: the pile, a round summary and the rounds so far are all on show.
         while "Round 5 of 13" not in page.locator("#status .round-line").inner_text():
             before = page.locator("#room-version").get_attribute("value")
@@ -178,8 +178,8 @@ def test_screenshots_of_the_table_on_a_phone_and_a_desktop(browser, server, arti
             expect(page.locator("#room-version")).not_to_have_attribute("value", before)
             whose_turn([page])
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifacts / f"trump_card-table-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"trump_card-table-{width}x{height}.png")
         play_until_over([page], take_trump_card_turn)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifacts / f"trump_card-result-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"trump_card-result-{width}x{height}.png")
         assert not my_turn(page)

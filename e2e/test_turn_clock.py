@@ -8,7 +8,7 @@ import time
 from playwright.sync_api import expect
 
 from e2e.access import check_access
-from e2e.table import create_room, join_room, play_until_over
+from e2e.table import create_room, join_room, play_until_over, screenshot
 
 
 def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server, artifacts):
@@ -32,8 +32,8 @@ def test_a_table_where_one_player_never_acts_finishes_by_itself(browser, server,
         play_until_over([ann, bea], limit=30, moves=1)
     expect(wes.locator("#clock")).to_contain_text("Cal is away")
     expect(wes.locator("#seats")).to_contain_text(re.compile(r"Cal\s*away"))
-    wes.screenshot(path=str(artifacts / "turn-clock-spectator.png"), full_page=True)
-    cal.screenshot(path=str(artifacts / "turn-clock-away.png"), full_page=True)
+    screenshot(wes, artifacts / "turn-clock-spectator.png")
+    screenshot(cal, artifacts / "turn-clock-away.png")
     play_until_over([ann, bea], limit=180)
     for page in (cal, wes):
         expect(page.locator("#status .headline")).to_contain_text("Game over")

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from e2e.access import check_access
-from e2e.table import add_bots, create_room, join_room, play_until_over, whose_turn
+from e2e.table import add_bots, create_room, join_room, play_until_over, screenshot, whose_turn
 
 NAMES = ("Ann", "Bea", "Cal")
 
@@ -96,7 +96,7 @@ def lay_a_safe_set(page: Page, shot: Path | None = None) -> list[int]:
             expect(lay).to_be_disabled()
     expect(lay).to_be_enabled()
     if shot:
-        page.screenshot(path=shot, full_page=True)
+        screenshot(page, shot)
     version = page.locator("#room-version").get_attribute("value")
     lay.click()
     expect(page.locator("#room-version")).not_to_have_attribute("value", version)
@@ -187,7 +187,7 @@ def test_three_friends_play_tricks_guess_see_reveals_and_lay_a_safe_set(browser,
     for width, height in ((390, 844), (1280, 800)):
         guesser.set_viewport_size({"width": width, "height": height})
         assert guesser.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        guesser.screenshot(path=artifacts / f"zero-table-{width}x{height}.png", full_page=True)
+        screenshot(guesser, artifacts / f"zero-table-{width}x{height}.png")
 
 
 def take_zero_turn(page: Page) -> None:

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from e2e.access import check_access
-from e2e.table import GAME_OVER, add_bots, create_room, join_room, play_until_over, whose_turn
+from e2e.table import GAME_OVER, add_bots, create_room, join_room, play_until_over, screenshot, whose_turn
 
 GAME = "Zero Down"
 CARD = re.compile(r"^(red|yellow|green|blue|violet|grey|black) [1-8]$")
@@ -206,7 +206,7 @@ def test_screenshots_of_the_table_on_a_phone_and_a_desktop(browser, server, arti
         page.locator('#pool input[name="action.take"]').first.click()
         expect(page.get_by_role("button", name="Confirm")).to_be_enabled()
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifacts / f"zero_down-table-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"zero_down-table-{width}x{height}.png")
         # Knock twice: the bots take their final turns and every hand of round 1 is shown.
         for _ in range(2):
             expect(page.locator("#status .headline")).to_contain_text("Your turn", timeout=10_000)
@@ -214,5 +214,5 @@ def test_screenshots_of_the_table_on_a_phone_and_a_desktop(browser, server, arti
         expect(page.locator("#rounds .round-end")).to_have_count(1, timeout=10_000)
         expect(page.locator("#status")).not_to_contain_text(GAME_OVER)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifacts / f"zero_down-round-end-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"zero_down-round-end-{width}x{height}.png")
         page.context.close()

@@ -13,6 +13,7 @@ from e2e.table import (
     join_room,
     play_until_over,
     play_zero_game_opening,
+    screenshot,
     zero_game_hand,
 )
 
@@ -131,9 +132,9 @@ def test_screenshots_of_the_table_on_a_phone_and_a_desktop(browser, server, arti
     for width, height in ((390, 844), (1280, 800)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
         create_room(page, server.url, "Ann")
-        page.screenshot(path=artifacts / f"zero_game-lobby-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"zero_game-lobby-{width}x{height}.png")
         add_bots(page, 3)
         page.get_by_role("button", name="Start the game").click()
         expect(page.locator("#status .headline")).to_contain_text("Your turn", timeout=10_000)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifacts / f"zero_game-table-{width}x{height}.png", full_page=True)
+        screenshot(page, artifacts / f"zero_game-table-{width}x{height}.png")
