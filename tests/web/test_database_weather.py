@@ -10,6 +10,7 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from html import unescape
 
 import psycopg
@@ -154,20 +155,14 @@ def test_a_timeout_that_could_not_be_saved_is_made_once_the_database_is_back(pla
     assert [by for *_, by in log_of(registry, room)] == ["timeout"]
 
 
-def test_a_commit_whose_answer_was_lost_leaves_the_room_as_the_store_has_it(player, registry, monkeypatch):
-    """The connection lost while a move's commit was on its way (it went through): the move is
-    refused with the message, and the room, rebuilt from the store, has it; nothing is written twice."""
+def answer_lost(player, registry, monkeypatch, lose: Callable[[], None]) -> None:
+    """A move whose write went through but whose answer was lost on the way (`lose` makes the store's
+    connection so): the move is refused with the message, and the room, rebuilt from the store, has it;
+    nothing is written twice."""
     ann, room = table_with_two_bots(player, registry)
     wait_until(lambda: anns_moves(room, registry))
-    version, real = room.version, registry.store.db.execute
-
-    def answer_lost(sql: str, params=()):
-        cursor = real(sql, params)
-        if sql == "commit":
-            raise Unavailable(OSError("connection lost"), doubt=True)
-        return cursor
-
-    monkeypatch.setattr(registry.store.db, "execute", answer_lost)
+    version = room.version
+    lose()
     refused = move(ann, room, registry)
     monkeypatch.undo()
     assert UNSAVED in unescape(refused.text)
@@ -175,6 +170,50 @@ def test_a_commit_whose_answer_was_lost_leaves_the_room_as_the_store_has_it(play
     again = registry.get(room.code)
     assert again is not room and again.version == version + 1
     assert len(registry.store.games.actions(room.code, room.game_no)) == again.action_count
+
+
+def test_a_commit_whose_answer_was_lost_leaves_the_room_as_the_store_has_it(player, registry, monkeypatch):
+    """On SQLite: the connection lost while the move's commit was on its way (it went through)."""
+    db = registry.store.db
+    real = db.execute
+
+    def commit_answer_lost(sql: str, params=()):
+        cursor = real(sql, params)
+        if sql == "commit":
+            raise Unavailable(OSError("connection lost"), doubt=True)
+        return cursor
+
+    answer_lost(player, registry, monkeypatch, lambda: monkeypatch.setattr(db, "execute", commit_answer_lost))
+
+
+class AnswerLost:
+    """The store's PostgreSQL connection, lost just after a move's write reached the database: the
+    write went through, and its answer never came."""
+
+    def __init__(self, pg: psycopg.Connection) -> None:
+        self.pg = pg
+
+    def execute(self, sql: str, params=None) -> psycopg.Cursor:
+        cursor = self.pg.execute(sql, params)
+        if "insert into actions" in sql:
+            self.pg.close()
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return cursor
+
+
+def test_on_postgresql_a_move_whose_answer_was_lost_leaves_the_room_as_the_store_has_it(
+    player, registry, own_server, monkeypatch
+):
+    """On PostgreSQL, where a move is one statement sent on its own (its own transaction): the
+    connection lost while that statement was on its way (it went through)."""
+    db = registry.store.db
+    real = db.connection
+    answer_lost(
+        player,
+        registry,
+        monkeypatch,
+        lambda: monkeypatch.setattr(db, "connection", lambda: AnswerLost(real())),
+    )
 
 
 class GoneDisk:

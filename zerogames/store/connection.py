@@ -91,6 +91,13 @@ class Connection:
         with self.lock:
             return self.execute(sql, params).fetchone()
 
+    def at_once(self, *statements: tuple[str, Sequence[Any]]) -> None:
+        """Write statements, all or nothing, none of which reads or writes what another writes (rows of
+        tables apart): run in turn here, as one statement where the database can (PostgreSQL)."""
+        with self.transaction():
+            for sql, params in statements:
+                self.execute(sql, params)
+
     def exclusively(self, key: int) -> None:
         """Within a transaction: no other transaction that asks for `key` runs until this one ends."""
 
@@ -119,7 +126,7 @@ class Connection:
                 finally:
                     self.depth -= 1
                 return
-            self.execute(self.BEGIN)
+            self.begin()
             self.depth = 1
             try:
                 yield
@@ -128,7 +135,15 @@ class Connection:
                 self.rollback()
                 raise
             self.depth = 0
-            self.execute("commit")
+            self.commit()
+
+    def begin(self) -> None:
+        """Open the outermost transaction."""
+        self.execute(self.BEGIN)
+
+    def commit(self) -> None:
+        """End the outermost transaction with its writes."""
+        self.execute("commit")
 
     def rollback(self) -> None:
         """End the open transaction without its writes (where the database has not ended it already)."""

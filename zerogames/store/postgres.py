@@ -7,6 +7,13 @@ time, as with SQLite. A connection lost (PostgreSQL restarted, the network gone)
 pool, which makes a new one: a read, or a transaction's opening, is tried once more on it; anything
 else fails as Unavailable (nothing written), and the next statement tries again.
 
+A transaction is opened only when its second statement comes: one of a single statement (a move,
+`Games.append` through `at_once`) is that statement sent alone, which PostgreSQL makes all or nothing
+by itself: one round trip where begin, the statements and commit took four, each with its CPU and a
+turn of the event loop. A connection the server ended while it lay idle (a restart) is let go of
+before such a statement is sent, seen by a look at its socket rather than a round trip; one lost
+while the statement was on its way leaves in doubt whether it was written, as a lost commit does.
+
 Rooms have owners here (zerogames.rooms.owners): a session-level advisory lock per room, held on a
 connection of the process's own (`PostgresPeers`), so the database lets go of every room of a process
 the moment that process dies. When that connection is lost, its locks go with it: a new one takes
@@ -21,11 +28,12 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
 import psycopg
+from gevent import monkey
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import schema
@@ -47,6 +55,8 @@ QUIET = 0.5
 # looks at the owner's connection while nothing is heard.
 RECONNECT_EVERY = 0.5
 HEARTBEAT = 5.0
+# The system's select, not gevent's: a look at an idle connection that must not give the loop away.
+IDLE_LOOK = monkey.get_original("select", "select")
 
 
 class OnceAnOutage(logging.Filter):
@@ -100,6 +110,9 @@ class PostgresConnection(Connection):
         super().__init__()
         self.url = url
         self.pg: psycopg.Connection | None = None
+        # The open transaction's state: whether its `begin` was sent, and the statement held till then.
+        self.begun = False
+        self.deferred: Deferred | None = None
         self.failed_at = -QUIET
 
     def open(self) -> None:
@@ -136,7 +149,58 @@ class PostgresConnection(Connection):
             self.pool.putconn(self.pg)
             self.pg = None
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor:
+    # Its transactions are opened only at their second statement (the module's docstring).
+
+    def begin(self) -> None:
+        self.begun, self.deferred = False, None
+
+    def commit(self) -> None:
+        if self.begun:
+            self.run("commit", commits=True)
+        elif self.deferred is not None:
+            deferred, self.deferred = self.deferred, None
+            # A statement lost on its way may have been written: first let go of a connection the
+            # server has ended while it lay idle, which the statement would never reach.
+            self.let_go_of_ended()
+            deferred.cursor = self.run(deferred.sql, deferred.params, commits=True)
+
+    def rollback(self) -> None:
+        self.deferred = None
+        # A lost connection's transaction ended with it.
+        if self.begun and self.pg is not None:
+            self.run("rollback")
+
+    def let_go_of_ended(self) -> None:
+        """Let go of the connection if the server has ended it (a restart, a fast shutdown), seen
+        without a round trip: an idle connection is sent nothing but its ending, so anything waiting
+        to be read on it says so (a look with the system's own select, which never waits)."""
+        if self.pg is not None and IDLE_LOOK([self.pg.pgconn.socket], [], [], 0)[0]:
+            self.let_go_of_lost()
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        with self.lock:
+            if self.depth and not self.begun:
+                if self.deferred is None:
+                    # Held until the transaction's next statement, or its end (`commit`).
+                    self.deferred = Deferred(self, sql, params)
+                    return self.deferred
+                self.send_begin()
+            return self.run(sql, params)
+
+    def send_begin(self) -> None:
+        """Open the transaction held back so far, with the statement it held (once a second comes, or
+        the first one's outcome is asked for)."""
+        with self.lock:
+            if self.begun or not self.depth:
+                return
+            self.begun = True
+            self.run(self.BEGIN)
+            if self.deferred is not None:
+                self.deferred.cursor = self.run(self.deferred.sql, self.deferred.params)
+
+    def run(self, sql: str, params: Sequence[Any] = (), commits: bool = False) -> psycopg.Cursor:
+        """The statement sent now; `commits`: it ends a transaction, or is one, so that a connection lost
+        on its way leaves in doubt whether it was written."""
         with self.lock:
             try:
                 return self.connection().execute(in_postgres(sql), params or None)
@@ -148,18 +212,27 @@ class PostgresConnection(Connection):
                 if not lost(self.pg):
                     raise  # the statement's own fault, on a connection that is fine
                 self.let_go_of_lost()
-                # Nothing written yet (a read outside a transaction, or its opening): once more.
-                if self.depth == 0 and (sql == self.BEGIN or sql.lstrip().lower().startswith("select")):
+                # Nothing written yet (a transaction's opening, or a read outside one): once more.
+                if sql == self.BEGIN or (self.depth == 0 and sql.lstrip().lower().startswith("select")):
                     try:
                         return self.connection().execute(in_postgres(sql), params or None)
                     except psycopg.OperationalError as again:
                         self.let_go_of_lost()
                         raise Unavailable(again) from again
                 # A commit on its way when the connection went may have gone through.
-                raise Unavailable(error, doubt=sql == "commit") from error
+                raise Unavailable(error, doubt=commits) from error
+
+    def at_once(self, *statements: tuple[str, Sequence[Any]]) -> None:
+        """One statement: each but the last a data-modifying part of its `with` (PostgreSQL runs them
+        all or none, on one snapshot: hence none may read what another writes)."""
+        *parts, (last, _) = statements
+        sql = ", ".join(f"s{n} as ({part})" for n, (part, _) in enumerate(parts))
+        self.execute(f"with {sql} {last}" if parts else last, [v for _, values in statements for v in values])
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self.lock:
+            if self.depth:
+                self.send_begin()
             try:
                 with self.connection().cursor() as cursor:
                     cursor.executemany(in_postgres(sql), rows)
@@ -168,11 +241,6 @@ class PostgresConnection(Connection):
                     raise
                 self.let_go_of_lost()
                 raise Unavailable(error) from error
-
-    def rollback(self) -> None:
-        # A lost connection's transaction ended with it.
-        if self.pg is not None:
-            self.execute("rollback")
 
     def exclusively(self, key: int) -> None:
         self.execute("select pg_advisory_xact_lock(?)", [LOCKS - key])
@@ -196,6 +264,25 @@ class PostgresConnection(Connection):
                 self.pool.putconn(self.pg)
                 self.pg = None
             self.pool.close()
+
+
+class Deferred:
+    """A transaction's first statement, held back (PostgresConnection.transaction): the cursor it will
+    have, sent first whenever anything of it is asked for."""
+
+    def __init__(self, db: PostgresConnection, sql: str, params: Sequence[Any]) -> None:
+        self.db, self.sql, self.params = db, sql, params
+        self.cursor: psycopg.Cursor | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self.cursor is None:
+            self.db.send_begin()
+        if self.cursor is None:
+            raise RuntimeError("a statement of a transaction rolled back was never sent")
+        return getattr(self.cursor, name)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.__getattr__("fetchall")())
 
 
 class PostgresPeers(Peers):
