@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import secrets
+import select
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -55,8 +56,9 @@ QUIET = 0.5
 # looks at the owner's connection while nothing is heard.
 RECONNECT_EVERY = 0.5
 HEARTBEAT = 5.0
-# The system's select, not gevent's: a look at an idle connection that must not give the loop away.
-IDLE_LOOK = monkey.get_original("select", "select")
+# The system's poll, not gevent's: a look at an idle connection that must not give the loop away
+# (poll, not select, which fails on the high file numbers of a process holding thousands of sockets).
+IDLE_LOOK = monkey.get_original("select", "poll")
 
 
 class OnceAnOutage(logging.Filter):
@@ -173,8 +175,12 @@ class PostgresConnection(Connection):
     def let_go_of_ended(self) -> None:
         """Let go of the connection if the server has ended it (a restart, a fast shutdown), seen
         without a round trip: an idle connection is sent nothing but its ending, so anything waiting
-        to be read on it says so (a look with the system's own select, which never waits)."""
-        if self.pg is not None and IDLE_LOOK([self.pg.pgconn.socket], [], [], 0)[0]:
+        to be read on it says so (a look that never waits)."""
+        if self.pg is None:
+            return
+        look = IDLE_LOOK()
+        look.register(self.pg.pgconn.socket, select.POLLIN)
+        if look.poll(0):
             self.let_go_of_lost()
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
