@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+import psycopg
 import pytest
 
 from tests.web.conftest import version_of, wait_until
@@ -87,3 +88,40 @@ def test_servers_starting_at_once_on_a_new_database_all_start(database_url):
     for thread in starting:
         thread.join()
     assert failed == []
+
+
+class ListenRefused:
+    """A listener's first connection, whose `listen` fails as psycopg fails when the connection is
+    closed under a statement on its way (the store closing at that moment): no result."""
+
+    def __init__(self, connection) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str):
+        self.connection.close()
+        raise psycopg.InternalError("got no result from the query")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def test_a_listener_whose_connection_fails_oddly_connects_again_and_hears(database_url, monkeypatch):
+    """Any error of the listener's connection, not only a lost one, leaves the process hearing the
+    others' requests (else a room asked for elsewhere would never be let go of here)."""
+    real, made = psycopg.connect, []
+
+    def connect(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return ListenRefused(made[-1]) if len(made) == 1 else made[-1]
+
+    store, asker = open_store(database_url), open_store(database_url)
+    monkeypatch.setattr(psycopg, "connect", connect)
+    heard: list[str] = []
+    store.peers.listen_to_others({"let_go": heard.append})
+    wait_until(lambda: len(made) >= 2)
+    monkeypatch.undo()
+    try:
+        wait_until(lambda: asker.peers.ask_others("let_go", "ABCD") or "ABCD" in heard)
+    finally:
+        store.close()
+        asker.close()

@@ -376,7 +376,9 @@ class PostgresPeers(Peers):
                         asker, request, *args = json.loads(note.payload)
                         if asker != self.me:  # its own asking is heard too
                             self.answers[request](*args)
-            except (psycopg.OperationalError, Unavailable):
+            # Any error of the listener's connection, not only a lost one: `close` may close it under
+            # a statement on its way (psycopg then finds no result), and the thread must not die of it.
+            except (psycopg.Error, Unavailable):
                 if self.listener is not None:
                     self.listener.close()
                 time.sleep(RECONNECT_EVERY)
