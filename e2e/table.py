@@ -112,6 +112,10 @@ def play_zero_game_opening(pages: list[Page]) -> tuple[str, list[list[str]]]:
         page = whose_turn(pages)
         take_zero_game_turn(page)
         expect(page.locator("#status .headline")).not_to_contain_text("Your turn")
+    # The last move is seen on its mover's page first: every page is read once its push has come.
+    version = page.locator("#room-version").get_attribute("value")
+    for other in pages:
+        expect(other.locator("#room-version")).to_have_attribute("value", version)
     return pages[0].locator("#seats").inner_text(), [zero_game_hand(page) for page in pages]
 
 
