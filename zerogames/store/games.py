@@ -84,28 +84,32 @@ class Games:
         end: GameEnd | None = None,
     ) -> None:
         """Action n of the game, durable when this returns; a snapshot and the game's end ride along."""
-        appended = (
-            'insert into actions (code, game_no, n, seat, action, now, "by", version)'
-            " values (?,?,?,?,?,?,?,?)",
-            [code, game_no, n, seat, json.dumps(action), now, by, version],
-        )
-        kept = (
-            "insert into snapshots (code, game_no, n, state) values (?,?,?,?)"
-            " on conflict (code, game_no, n) do update set state = excluded.state",
-            [code, game_no, n, json.dumps(snapshot)],
-        )
+        written = [
+            (
+                'insert into actions (code, game_no, n, seat, action, now, "by", version)'
+                " values (?,?,?,?,?,?,?,?)",
+                [code, game_no, n, seat, json.dumps(action), now, by, version],
+            )
+        ]
+        if snapshot is not None:
+            written.append(
+                (
+                    "insert into snapshots (code, game_no, n, state) values (?,?,?,?)"
+                    " on conflict (code, game_no, n) do update set state = excluded.state",
+                    [code, game_no, n, json.dumps(snapshot)],
+                )
+            )
         moved_on = (
             "update rooms set version = ?, status = ?, updated = ? where code = ?",
             [version, "playing" if end is None else "over", time.time(), code],
         )
         with self.db.transaction():
-            if end is None:
-                # A move: on PostgreSQL one statement, the whole transaction (zerogames.store.postgres).
-                self.db.at_once(appended, *([kept] if snapshot is not None else []), moved_on)
-                return
-            self.db.at_once(appended, *([kept] if snapshot is not None else []))
-            self.history.record_end(code, game_no, end)
-            self.db.at_once(moved_on)
+            if end is not None:
+                self.db.at_once(*written)
+                self.history.record_end(code, game_no, end)
+                written = []
+            # A move: on PostgreSQL one statement, the whole transaction (zerogames.store.postgres).
+            self.db.at_once(*written, moved_on)
 
     def abandon(self, code: str, game_no: int, version: int, end: GameEnd) -> None:
         """A game left unfinished for good: it ends where it stands, and stays in its players' history."""

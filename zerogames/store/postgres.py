@@ -154,9 +154,11 @@ class PostgresConnection(Connection):
     # Its transactions are opened only at their second statement (the module's docstring).
 
     def begin(self) -> None:
+        """Nothing is sent yet: `send_begin` opens the transaction once a second statement comes."""
         self.begun, self.deferred = False, None
 
     def commit(self) -> None:
+        """`commit` if the transaction was opened; else its one statement, if any, sent alone."""
         if self.begun:
             self.run("commit", commits=True)
         elif self.deferred is not None:
@@ -167,6 +169,7 @@ class PostgresConnection(Connection):
             deferred.cursor = self.run(deferred.sql, deferred.params, commits=True)
 
     def rollback(self) -> None:
+        """`rollback` if the transaction was opened; else its held statement is simply never sent."""
         self.deferred = None
         # A lost connection's transaction ended with it.
         if self.begun and self.pg is not None:
