@@ -55,11 +55,15 @@ class Player:
         if answer.status != 302:
             raise SystemExit(f"signing {username} up was answered {answer.status}: {answer.text[:300]}")
 
+    def cookie(self) -> str:
+        """The Cookie header this browser sends."""
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
     def post(self, path: str, **fields: str) -> http.client.HTTPResponse:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
         if self.cookies:
-            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+            headers["Cookie"] = self.cookie()
         connection.request("POST", path, urllib.parse.urlencode(fields), headers)
         answer = connection.getresponse()
         answer.text = answer.read().decode(errors="replace")
@@ -80,9 +84,8 @@ class HomePage:
     first showed on it."""
 
     def __init__(self, player: Player) -> None:
-        cookie = "; ".join(f"{name}={value}" for name, value in player.cookies.items())
         self.ws = websocket.create_connection(
-            f"ws://127.0.0.1:{player.port}/live", header=[f"Cookie: {cookie}"], timeout=30
+            f"ws://127.0.0.1:{player.port}/live", header=[f"Cookie: {player.cookie()}"], timeout=30
         )
         self.ws.send("{}")  # nothing shown yet
         self.shown: dict[str, float] = {}

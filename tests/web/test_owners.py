@@ -115,12 +115,12 @@ def test_a_listener_whose_connection_fails_oddly_connects_again_and_hears(databa
         return ListenRefused(made[-1]) if len(made) == 1 else made[-1]
 
     store, asker = open_store(database_url), open_store(database_url)
-    monkeypatch.setattr(psycopg, "connect", connect)
     heard: list[str] = []
-    store.peers.listen_to_others({"let_go": heard.append})
-    wait_until(lambda: len(made) >= 2)
-    monkeypatch.undo()
     try:
+        monkeypatch.setattr(psycopg, "connect", connect)
+        store.peers.listen_to_others({"let_go": heard.append})
+        wait_until(lambda: len(made) >= 2)
+        monkeypatch.undo()
         wait_until(lambda: asker.peers.ask_others("let_go", "ABCD") or "ABCD" in heard)
     finally:
         store.close()
