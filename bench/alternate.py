@@ -5,12 +5,13 @@ Usage: python bench/alternate.py OLD NEW [pairs=3] -- BENCHMARK [ARGS...]
   e.g. python bench/alternate.py a1cc74f main 3 -- bench/live.py 200 60 2.0
 
 OLD and NEW are anything git names a commit by (a hash, a branch, `HEAD~3`; the same one twice shows
-the runs' own spread). Each is checked out into
-a throwaway worktree; each run is that revision's own benchmark file, with that revision's code first
-on Python's path (a benchmark of an older revision may not put it there itself) and this environment
-(so `BENCH_PROCESSES=2` and the like reach every run). Runs go OLD, NEW, OLD, NEW, ..., one at a time.
-They run on this checkout's Python and packages: a revision that needs another package fails its run,
-and says so.
+the runs' own spread). Each is checked out into a throwaway worktree; each run is that revision's own
+benchmark file, with that revision's code first on Python's path (a benchmark of an older revision may
+not put it there itself) and this environment (so `BENCH_PROCESSES=2` and the like reach every run).
+Runs go OLD, NEW, OLD, NEW, ..., one at a time. They run on this checkout's Python and packages: a
+revision that needs another package fails its run, and says so. The second of each pair meets the
+machine as it drifted meanwhile, the same way every time: run the two swapped as well before reading
+a small difference.
 
 Before each run, this machine's pace is read (bench/engine.py's `pace`, with this checkout's rules, so
 the same code every time): an older benchmark does not print it, and a pace that moved between two runs
