@@ -104,12 +104,13 @@ class Games:
             [version, "playing" if end is None else "over", time.time(), code],
         )
         with self.db.transaction():
-            if end is not None:
+            if end is None:
+                # A move: on PostgreSQL one statement, the whole transaction (zerogames.store.postgres).
+                self.db.at_once(*written, moved_on)
+            else:
                 self.db.at_once(*written)
                 self.history.record_end(code, game_no, end)
-                written = []
-            # A move: on PostgreSQL one statement, the whole transaction (zerogames.store.postgres).
-            self.db.at_once(*written, moved_on)
+                self.db.at_once(moved_on)
 
     def abandon(self, code: str, game_no: int, version: int, end: GameEnd) -> None:
         """A game left unfinished for good: it ends where it stands, and stays in its players' history."""

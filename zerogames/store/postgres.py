@@ -291,7 +291,7 @@ class Deferred:
         return getattr(self.cursor, name)
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self.__getattr__("fetchall")())
+        return iter(self.fetchall())
 
 
 class PostgresPeers(Peers):
