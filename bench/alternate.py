@@ -1,28 +1,35 @@
 """Two revisions of the site measured by turns: one benchmark run on each, alternating, so that a slow
 hour of this shared machine weighs on both alike.
 
-Usage: python bench/alternate.py OLD NEW [pairs=3] -- BENCHMARK [ARGS...]
+Usage: python bench/alternate.py [--here] OLD NEW [pairs=3] -- BENCHMARK [ARGS...]
   e.g. python bench/alternate.py a1cc74f main 3 -- bench/live.py 200 60 2.0
+       python bench/alternate.py --here a1cc74f main 6 -- bench/engine.py 1.0
 
 OLD and NEW are anything git names a commit by (a hash, a branch, `HEAD~3`; the same one twice shows
 the runs' own spread). Each is checked out into a throwaway worktree; each run is that revision's own
-benchmark file, with that revision's code first on Python's path (a benchmark of an older revision may
-not put it there itself) and this environment (so `BENCH_PROCESSES=2` and the like reach every run).
-Runs go OLD, NEW, OLD, NEW, ..., one at a time. They run on this checkout's Python and packages: a
-revision that needs another package fails its run, and says so. The second of each pair meets the
-machine as it drifted meanwhile, the same way every time: run the two swapped as well before reading
-a small difference.
+benchmark file (with --here, this checkout's, copied into the worktree over the revision's own: for a
+benchmark whose older form prints other figures, or none), with that revision's code first on
+Python's path (a benchmark of an older revision may not put it there itself) and this environment (so
+`BENCH_PROCESSES=2` and the like reach every run). They run on this checkout's Python and packages: a
+revision that needs another package fails its run, and says so.
 
-Before each run, this machine's pace is read (bench/engine.py's `pace`, with this checkout's rules, so
-the same code every time): an older benchmark does not print it, and a pace that moved between two runs
-says that the hour changed between them. Each run's output is printed as it ends. Last, every figure
-line (a line "label: figures") that both revisions printed, side by side, run by run.
+The pairs run one at a time, OLD then NEW, then NEW then OLD, and so on: the second run of a pair meets
+the machine as it drifted meanwhile (it drifts by a tenth within minutes here, more under a long load),
+so each revision is second as often as first. Before each run, this machine's pace is read
+(bench/engine.py's `pace`, with this checkout's rules, so the same code every time): an older benchmark
+does not print it, and a pace that moved between two runs says that the hour changed between them.
+Each run's output is printed as it ends. Last, every figure line (a line "label: figures") that both
+revisions printed, side by side, run by run, and the first number of each as NEW over OLD, pair by
+pair, with the median of those ratios.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,7 +53,7 @@ def worktree(revision: str, path: Path) -> None:
 
 
 def run(checkout: Path, benchmark: list[str]) -> list[str]:
-    """The benchmark's output lines, run in `checkout` on its own code."""
+    """The benchmark's output lines, run in `checkout` on its code."""
     environment = {**os.environ, "PYTHONPATH": str(checkout)}
     command = [sys.executable, *benchmark]
     with subprocess.Popen(
@@ -74,11 +81,34 @@ def figures(lines: list[str]) -> dict[str, str]:
     return found
 
 
+def first_number(figures: str) -> float | None:
+    found = NUMBER.search(figures)
+    return float(found.group()) if found else None
+
+
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def ratios(old: list[dict[str, str]], new: list[dict[str, str]], label: str) -> str:
+    """NEW's first number of the line over OLD's, pair by pair, and their median."""
+    found = []
+    for before, after in zip(old, new, strict=True):
+        a, b = first_number(before.get(label, "")), first_number(after.get(label, ""))
+        if a and b is not None:
+            found.append(b / a)
+    if not found:
+        return "-"
+    return f"{' '.join(f'{ratio:.3f}' for ratio in found)}; median {statistics.median(found):.3f}"
+
+
 def main() -> None:
-    if "--" not in sys.argv:
+    arguments = sys.argv[1:]
+    here = arguments[:1] == ["--here"]
+    arguments = arguments[1:] if here else arguments
+    if "--" not in arguments:
         usage()
-    split = sys.argv.index("--")
-    revisions, benchmark = sys.argv[1:split], sys.argv[split + 1 :]
+    split = arguments.index("--")
+    revisions, benchmark = arguments[:split], arguments[split + 1 :]
     pairs = revisions[2] if len(revisions) == 3 else "3"
     if len(revisions) not in (2, 3) or not benchmark or not pairs.isdigit():
         usage()
@@ -91,12 +121,15 @@ def main() -> None:
         try:
             for side, revision in sides.items():
                 worktree(revision, checkouts[side])
+                if here:
+                    shutil.copyfile(ROOT / benchmark[0], checkouts[side] / benchmark[0])
             for pair in range(1, int(pairs) + 1):
-                for side, revision in sides.items():
+                order = list(sides) if pair % 2 else list(reversed(sides))
+                for side in order:
                     before = f"this machine's pace before the run: {pace():.2f} µs an engine action"
                     started = time.strftime("%H:%M:%S")
                     lines = [before, *run(checkouts[side], benchmark)]
-                    print(f"=== {side} ({revision}), run {pair}, {started}", *lines, sep="\n", flush=True)
+                    print(f"=== {side} ({sides[side]}), run {pair}, {started}", *lines, sep="\n", flush=True)
                     runs[side].append(figures(lines))
         finally:
             for checkout in checkouts.values():
@@ -110,6 +143,7 @@ def main() -> None:
         for side, revision in sides.items():
             for number, found in enumerate(runs[side], 1):
                 print(f"  {side} {number} ({revision}): {found.get(label, '-')}")
+        print(f"  new/old: {ratios(runs['old'], runs['new'], label)}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Random full games through the engine contract, per registered game: games/s and actions/s.
 
 Single process. Each step asks every seat for its legal actions (as a room would), picks a random
-acting seat and a random action, and applies it. Prints the best of three timed runs per game, timed
-in the process's CPU seconds: on a shared machine, wall time also counts the moments another tenant
-held the core.
+acting seat and a random action, and applies it. Prints a line per game: the best of three timed runs,
+timed in the process's CPU seconds (on a shared machine, wall time also counts the moments another
+tenant held the core).
 Usage: python bench/engine.py [seconds per run]
 bench/live.py times `pace` before and after its run, to tell a slow hour from slow code.
 """
@@ -73,10 +73,13 @@ def pace(seconds: float = 0.5, runs: int = 3) -> float:
 
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
-    print(f"{'game':<12} {'players':>7} {'games/s':>9} {'actions/s':>10} {'actions/game':>13}")
     for rules in GAMES.values():
         games, actions, per_game = bench(rules, seconds)
-        print(f"{rules.id:<12} {bench_players(rules):>7} {games:>9.0f} {actions:>10.0f} {per_game:>13.1f}")
+        # A line "game: figures", the rate first: bench/alternate.py sets two revisions' side by side.
+        print(
+            f"{rules.id}: {actions:.0f} actions/s, {games:.0f} games/s "
+            f"({bench_players(rules)} players, {per_game:.1f} actions a game)"
+        )
 
 
 if __name__ == "__main__":
