@@ -81,12 +81,13 @@ def figures(lines: list[str]) -> dict[str, str]:
     return found
 
 
+# A figure: a whole or decimal number, with its sign.
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
 def first_number(figures: str) -> float | None:
     found = NUMBER.search(figures)
     return float(found.group()) if found else None
-
-
-NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def ratios(old: list[dict[str, str]], new: list[dict[str, str]], label: str) -> str:
@@ -112,6 +113,8 @@ def main() -> None:
     pairs = revisions[2] if len(revisions) == 3 else "3"
     if len(revisions) not in (2, 3) or not benchmark or not pairs.isdigit():
         usage()
+    if here and (Path(benchmark[0]).is_absolute() or not (ROOT / benchmark[0]).is_file()):
+        sys.exit(f"--here: {benchmark[0]} is not a file of this checkout, named from its top folder")
     sides = {"old": revisions[0], "new": revisions[1]}
     # Stopped by SIGTERM as by Ctrl-C: the running benchmark is stopped and the worktrees removed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
