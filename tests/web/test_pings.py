@@ -65,10 +65,11 @@ def ended_with(ws: websocket.WebSocket) -> bytes:
 
 
 class Written:
-    """A channel as the heartbeat sees it, open and answering its pings: the frames written to it."""
+    """A channel as the heartbeat sees it, open, answering its pings and between two pushes: the frames
+    written to it."""
 
     def __init__(self) -> None:
-        self.connected, self.pong_received, self.sock = True, True, self
+        self.connected, self.pong_received, self.writing, self.sock = True, True, False, self
         self.frames: list[bytes] = []
 
     def send(self, frame: bytes, _flags: int = 0) -> int:

@@ -93,7 +93,17 @@ def send(ws: Any, text: str) -> None:
         header = struct.pack("!BBH", first, 126, length)
     else:
         header = struct.pack("!BBQ", first, 127, length)
-    ws.sock.send(header + payload)
+    frame = header + payload
+    sent = ws.sock.send(frame)
+    if sent < len(frame):
+        # The page reads slowly (a phone on a weak network): its socket took part of the frame. The
+        # rest follows as room comes, for a frame is whole or nothing to the page, and meanwhile no
+        # heartbeat is written inside it (`writing`).
+        ws.writing = True
+        try:
+            ws.sock.sendall(memoryview(frame)[sent:])
+        finally:
+            ws.writing = False
 
 
 def compression(proto: Any) -> LightDeflate | None:
@@ -111,6 +121,10 @@ class ChannelServer(simple_websocket.Server):
     reads off the sockets (its frame parser, generators and events: a profile at 200 tables, 100 moves
     a second); read here, 4%. The reader's loop is simple-websocket's without its pinger: the
     channels' heartbeat pings them all (web/live.py)."""
+
+    # Whether a push's frame is partly written, its rest waiting for room in the socket (`send`):
+    # nothing else is written to the socket until it is whole.
+    writing = False
 
     def _thread(self) -> None:
         while self.connected:

@@ -82,9 +82,11 @@ class Heartbeat:
     so it still hears something at least every two beats.
 
     In the gevent worker `threading` is patched, so the loop is a greenlet of the event loop, not a
-    thread: its write never lands inside a push's frame, which is written by one send call (greenlets
-    switch only between calls). Served by threads (`flask run`, the live benchmark's gthread), it is
-    a thread, writing unlocked beside the handler as simple-websocket's own reader does (its pongs)."""
+    thread: its write never lands inside a push's frame. A frame goes in one send call (greenlets
+    switch only between calls), or, to a page slow to read, in parts, and the heartbeat passes over
+    the socket until its last part is written (`frames.send`). Served by threads (`flask run`, the
+    live benchmark's gthread), it is a thread, writing unlocked beside the handler as
+    simple-websocket's own reader does (its pongs)."""
 
     def __init__(self) -> None:
         # Each socket, with the beats left until its next ping, the beats between two pings, and
@@ -135,9 +137,10 @@ class Heartbeat:
 
 
 def beat(ws: Any, frame: bytes = HEARTBEAT_FRAME) -> bool:
-    """The heartbeat (or another prebuilt frame) on one socket, unless it is closing; never waiting: a
-    socket whose send buffer is full has data on its way, and needs no beat. Whether it was written."""
-    if not ws.connected:
+    """The heartbeat (or another prebuilt frame) on one socket, unless it is closing or in the middle
+    of a push's frame; never waiting: a socket whose send buffer is full has data on its way, and
+    needs no beat. Whether it was written."""
+    if not ws.connected or ws.writing:
         return False
     try:
         raw = getattr(ws.sock, "_sock", ws.sock)  # under gevent, the system's socket itself
