@@ -7,8 +7,9 @@ action every INTERVAL seconds (the player whose turn it is clicks their first le
 page shows it, and sends it over its socket as a live page does). For every action it measures the
 time from sending the move to the last seat of that room receiving the push that carries the new
 version, and the bytes each seat receives for it, both on the wire and as HTML. It also prints the
-CPU the server and these clients used, the server's CPU per action and per push, and the longest a
-ping on a seat's socket waited for its pong (the server's worst stall). Last, the machine's pace
+CPU the server and these clients used (and what the machine's host took of its cores meanwhile, its
+steal time), the server's CPU per action and per push, and the longest a ping on a seat's socket
+waited for its pong (the server's worst stall). Last, the machine's pace
 before and after the run (the CPU a rules-engine action takes, bench/engine.py) and the server's CPU
 per action in those units: this shared machine runs the same code a fifth slower or more at some
 hours, and every CPU figure with it, so runs of two hours compare by that figure, not in ms. A pace
@@ -563,6 +564,17 @@ def cpu_seconds(group: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def stolen_seconds() -> float:
+    """CPU seconds this machine's cores have waited so far while its host ran others (a virtual
+    machine's steal time: /proc/stat's first line, its eighth figure; 0 where there is none). A run
+    whose moves waited on the cores may have lost them to the host, not to the site."""
+    try:
+        figures = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return 0.0
+    return int(figures[8]) / os.sysconf("SC_CLK_TCK") if len(figures) > 8 else 0.0
+
+
 def spread(values: list[float]) -> str:
     return (
         f"mean {statistics.mean(values):.0f}  p50 {percentile(values, 0.5):.0f}  "
@@ -718,13 +730,14 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> float:
     driven = f"; clients in {CLIENTS} processes" if CLIENTS > 1 else ""
     pace += ", and a reaction between two" if TALK else ""
     print(f"{rooms} rooms, {rooms * HUMANS} sockets open, {where}, {clock}; {pace} for {seconds:g} s{driven}")
-    server_cpu, started = site.cpu(), time.perf_counter()
+    server_cpu, stolen, started = site.cpu(), stolen_seconds(), time.perf_counter()
     results = go(clients) if CLIENTS > 1 else [measure(tables, seconds, interval)]
     elapsed = time.perf_counter() - started
     server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
+    results = {**merged(results), "stolen": stolen_seconds() - stolen}
     # Among bots a player moves only on their turn: no rate is asked of the server.
     asked = 0.0 if BOTS else rooms / interval
-    per_action = report(merged(results), server_cpu, elapsed, asked)
+    per_action = report(results, server_cpu, elapsed, asked)
     for process in Run.clients:
         # Done, each closes its sockets and ends: stopped meanwhile (Run.stop), it would say so. Waited
         # for only now, so that its sockets' closing counts in neither the server's CPU nor the rate.
@@ -760,7 +773,10 @@ def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float
     print(f"bytes per seat per action on the wire (compressed, as browsers ask): {spread(wire)}")
     print(f"bytes per seat per action of HTML: {spread(markup)}")
     shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())
-    print(f"CPU, share of one core: {shares}, these clients {results['cpu'] / elapsed:.0%}")
+    print(
+        f"CPU, share of one core: {shares}, these clients {results['cpu'] / elapsed:.0%}; "
+        f"taken from this machine's cores by its host meanwhile (steal) {results['stolen'] / elapsed:.0%}"
+    )
     serving = sum(cpu for name, cpu in server_cpu.items() if name.startswith("server"))
     # Among bots only the player's moves count as actions: the bots' own moves' cost is part of each.
     action, included = ("player action", "pings and bots") if BOTS else ("action", "pings")
