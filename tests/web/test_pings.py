@@ -4,8 +4,10 @@ unanswered, and a page that answers keeps its channel, however long it stays."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import websocket
@@ -71,10 +73,14 @@ class Written:
     def __init__(self) -> None:
         self.connected, self.pong_received, self.writing, self.sock = True, True, False, self
         self.frames: list[bytes] = []
+        self.closed, self.event = threading.Event(), threading.Event()
 
     def send(self, frame: bytes, _flags: int = 0) -> int:
         self.frames.append(frame)
         return len(frame)
+
+    def close(self, *_reason: Any) -> None:
+        self.closed.set()
 
 
 def test_a_channel_just_pushed_to_skips_a_heartbeat_but_never_its_ping():
@@ -92,3 +98,22 @@ def test_a_channel_just_pushed_to_skips_a_heartbeat_but_never_its_ping():
     heartbeat.beat_once()  # nothing pushed to `busy` since the last beat: it hears this one
     assert (quiet.frames, busy.frames) == ([live.HEARTBEAT_FRAME] * 2, [live.HEARTBEAT_FRAME])
     assert pinged.frames == [live.PING_FRAME]
+
+
+def test_a_channel_in_the_middle_of_a_push_is_neither_beaten_nor_pinged_nor_given_up():
+    # A page slow to read takes a push's frame part by part (frames.send): any frame written meanwhile
+    # would land inside it. Its last ping unanswered, it is still not closed: it takes what is sent.
+    heartbeat = live.Heartbeat()
+    heartbeat.beating = True
+    slow, pinged = Written(), Written()
+    heartbeat.add(slow, 2 * live.HEARTBEAT_EVERY)
+    heartbeat.add(pinged, 2 * live.HEARTBEAT_EVERY)
+    slow.writing, slow.pong_received, pinged.pong_received = True, False, False
+    heartbeat.beat_once()  # a beat for each
+    heartbeat.beat_once()  # a ping for each, its last unanswered
+    assert slow.frames == [] and not slow.closed.wait(0.5)
+    assert pinged.closed.wait(5)  # one not in the middle of a push is given up
+    slow.writing = False  # the frame whole
+    heartbeat.beat_once()
+    heartbeat.beat_once()
+    assert slow.frames == [live.HEARTBEAT_FRAME, live.PING_FRAME]

@@ -155,6 +155,11 @@ def ping(ws: Any) -> None:
     proxy kept its connection open): the channel is closed, as simple-websocket's reader would."""
     if not ws.connected:
         return
+    if ws.writing:
+        # Taking a push's frame part by part, the page is slow to read, not gone: no pong is awaited,
+        # and no closing frame may land inside the push's.
+        ws.pong_received = True
+        return
     if not ws.pong_received:
         # Closing writes a frame and may wait: not on the heartbeat's loop.
         threading.Thread(target=give_up_silent, args=(ws,), daemon=True).start()
