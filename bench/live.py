@@ -9,10 +9,10 @@ time from sending the move to the last seat of that room receiving the push that
 version, and the bytes each seat receives for it, both on the wire and as HTML. It also prints the
 CPU the server and these clients used (and what the machine's host took of its cores meanwhile, its
 steal time), the server's CPU per action and per push, and the longest a ping on a seat's socket
-waited for its pong (the server's worst stall). Last, the machine's pace
-before and after the run (the CPU a rules-engine action takes, bench/engine.py) and the server's CPU
-per action in those units: this shared machine runs the same code a fifth slower or more at some
-hours, and every CPU figure with it, so runs of two hours compare by that figure, not in ms. A pace
+waited for its pong (the server's worst stall). Last, the machine's pace before and after the run
+(the CPU a rules-engine action takes, bench/engine.py) and the server's CPU per action in those
+units: this shared machine runs the same code a fifth slower or more at some hours, and every CPU
+figure with it, so runs of two hours compare by that figure, not in ms. A pace
 that moved between before and after says the hour changed during the run.
 Each seat listens from the moment its socket opens; if one is closed or fails, the run stops and says
 why. SIGTERM and SIGINT stop its servers too.
@@ -734,10 +734,10 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> float:
     results = go(clients) if CLIENTS > 1 else [measure(tables, seconds, interval)]
     elapsed = time.perf_counter() - started
     server_cpu = {name: cpu - server_cpu[name] for name, cpu in site.cpu().items()}
-    results = {**merged(results), "stolen": stolen_seconds() - stolen}
+    stolen = stolen_seconds() - stolen
     # Among bots a player moves only on their turn: no rate is asked of the server.
     asked = 0.0 if BOTS else rooms / interval
-    per_action = report(results, server_cpu, elapsed, asked)
+    per_action = report(merged(results), server_cpu, stolen, elapsed, asked)
     for process in Run.clients:
         # Done, each closes its sockets and ends: stopped meanwhile (Run.stop), it would say so. Waited
         # for only now, so that its sockets' closing counts in neither the server's CPU nor the rate.
@@ -746,7 +746,9 @@ def run(site: Site, rooms: int, seconds: float, interval: float) -> float:
     return per_action
 
 
-def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float, asked: float) -> float:
+def report(
+    results: dict[str, Any], server_cpu: dict[str, float], stolen: float, elapsed: float, asked: float
+) -> float:
     latencies, wire, markup = results["latencies"], results["wire"], results["markup"]
     waits = results["waits"]
     actions, pushes = results["actions"], results["pushes"]
@@ -775,7 +777,7 @@ def report(results: dict[str, Any], server_cpu: dict[str, float], elapsed: float
     shares = ", ".join(f"{name} {cpu / elapsed:.0%}" for name, cpu in server_cpu.items())
     print(
         f"CPU, share of one core: {shares}, these clients {results['cpu'] / elapsed:.0%}; "
-        f"taken from this machine's cores by its host meanwhile (steal) {results['stolen'] / elapsed:.0%}"
+        f"taken from this machine's cores by its host meanwhile (steal) {stolen / elapsed:.0%}"
     )
     serving = sum(cpu for name, cpu in server_cpu.items() if name.startswith("server"))
     # Among bots only the player's moves count as actions: the bots' own moves' cost is part of each.

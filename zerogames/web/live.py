@@ -155,16 +155,14 @@ def ping(ws: Any) -> None:
     proxy kept its connection open): the channel is closed, as simple-websocket's reader would."""
     if not ws.connected:
         return
-    if ws.writing:
-        # Taking a push's frame part by part, the page is slow to read, not gone: no pong is awaited,
-        # and no closing frame may land inside the push's.
-        ws.pong_received = True
-        return
-    if not ws.pong_received:
+    # Still taking a push's frame part by part, the page is slow to read, not gone (and a closing frame
+    # would land inside the push's).
+    if not ws.pong_received and not ws.writing:
         # Closing writes a frame and may wait: not on the heartbeat's loop.
         threading.Thread(target=give_up_silent, args=(ws,), daemon=True).start()
         return
-    # Unless written (the buffer full: the page is slow to read, not gone), no pong is awaited.
+    # Unless written (the buffer full, or a push's frame in the middle: the page is slow to read, not
+    # gone), no pong is awaited.
     ws.pong_received = not beat(ws, PING_FRAME)
 
 
