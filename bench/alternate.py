@@ -7,8 +7,9 @@ Usage: python bench/alternate.py [--here] OLD NEW [pairs=3] -- BENCHMARK [ARGS..
 
 OLD and NEW are anything git names a commit by (a hash, a branch, `HEAD~3`; the same one twice shows
 the runs' own spread). Each is checked out into a throwaway worktree; each run is that revision's own
-benchmark file (with --here, this checkout's, copied into the worktree over the revision's own: for a
-benchmark whose older form prints other figures, or none), with that revision's code first on
+benchmark file (with --here, this checkout's, copied into the worktree over the revision's own with
+the rest of this checkout's bench/, the helpers it imports: for a benchmark whose older form prints
+other figures, or none, or that an older revision lacks), with that revision's code first on
 Python's path (a benchmark of an older revision may not put it there itself) and this environment (so
 `BENCH_PROCESSES=2` and the like reach every run). They run on this checkout's Python and packages: a
 revision that needs another package fails its run, and says so.
@@ -40,6 +41,8 @@ from pathlib import Path
 from engine import pace
 
 ROOT = Path(__file__).resolve().parent.parent
+# What --here leaves behind of this checkout's bench/: Python's compiled copies of its files.
+CACHES = shutil.ignore_patterns("__pycache__")
 
 
 def usage() -> None:
@@ -125,6 +128,8 @@ def main() -> None:
             for side, revision in sides.items():
                 worktree(revision, checkouts[side])
                 if here:
+                    bench = checkouts[side] / "bench"
+                    shutil.copytree(ROOT / "bench", bench, dirs_exist_ok=True, ignore=CACHES)
                     shutil.copyfile(ROOT / benchmark[0], checkouts[side] / benchmark[0])
             for pair in range(1, int(pairs) + 1):
                 order = list(sides) if pair % 2 else list(reversed(sides))

@@ -5,7 +5,13 @@ acting seat and a random action, and applies it. Prints a line per game: the bes
 timed in the process's CPU seconds (on a shared machine, wall time also counts the moments another
 tenant held the core).
 Usage: python bench/engine.py [seconds per run]
+       python bench/engine.py --count [games=100]
 bench/live.py times `pace` before and after its run, to tell a slow hour from slow code.
+
+With --count, the same games (seeds 0 to games-1) are played under valgrind, their instructions
+counted rather than timed (bench/counting.py): the same count on every run, where two revisions'
+timed runs differ by a tenth from one minute to the next. A revision's engines against another's, in
+one go: `python bench/alternate.py --here OLD NEW 1 -- bench/engine.py --count`.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from counting import counted
 
 from zerogames.games import GAMES, Game
 
@@ -71,7 +79,29 @@ def pace(seconds: float = 0.5, runs: int = 3) -> float:
     return 1e6 / actions
 
 
+def played(rules: Game, games: int) -> int:
+    """The actions of the first `games` games (seeds 0 on), played one after another."""
+    return sum(play_one(rules, bench_players(rules), seed) for seed in range(games))
+
+
+def count(games: int) -> None:
+    """Each game's instructions an action over its first `games` games, less a start-up's (`--play`
+    of no game: Python starting, every game imported)."""
+    start_up, _ = counted([__file__, "--play", next(iter(GAMES)), "0"])
+    for game in GAMES:
+        total, printed = counted([__file__, "--play", game, str(games)])
+        actions = int(printed)
+        each = (total - start_up) / actions
+        print(f"{game}: {each:.0f} instructions an action ({games} games, {actions} actions, callgrind)")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--play"]:  # what `count` has valgrind run
+        print(played(GAMES[sys.argv[2]], int(sys.argv[3])))
+        return
+    if sys.argv[1:2] == ["--count"]:
+        count(int(sys.argv[2]) if len(sys.argv) > 2 else 100)
+        return
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
     for rules in GAMES.values():
         games, actions, per_game = bench(rules, seconds)

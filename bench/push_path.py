@@ -16,7 +16,14 @@ The CPU is the process's (time.process_time), so another tenant of a shared mach
 but the figures still move by a tenth from run to run: compare two checkouts alternating. The counts
 (cycles, drawings, HTML) are the same on every run.
 
+With --count, the same rounds are run under valgrind, their instructions counted rather than timed
+(bench/counting.py): per change, those of a run making them less those of one that only seats the
+rooms, so the move itself (its check and its write to the store) is in it with the five pushes, and
+so are this script's clock readings. The same count on every run, to a thousandth: a change that
+saves a hundredth shows, where the timed figures of one revision move by a tenth.
+
 Usage: python bench/push_path.py [rooms=20] [rounds of moves=60] [between=0]
+       python bench/push_path.py --count [rooms=20] [rounds of moves=30]
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from pathlib import Path
 
 # This checkout's code, not whichever one an installed package points at.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from counting import counted
 
 from app import create_app
 from zerogames import runtime
@@ -54,7 +63,18 @@ class Counted(templating.TemplateEnvironment):
         return super().draw(name, context)
 
 
+def count(rooms: str, rounds: str) -> None:
+    seated_only, _ = counted([__file__, rooms, "0"])
+    total, printed = counted([__file__, rooms, rounds])
+    changes = int(printed.split()[0])
+    each = (total - seated_only) / changes
+    print(f"push path: {each:.0f} instructions a change ({changes} changes: a move, 5 pushes; callgrind)")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--count"]:
+        count(sys.argv[2] if len(sys.argv) > 2 else "20", sys.argv[3] if len(sys.argv) > 3 else "30")
+        return
     rooms = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 60
     between = int(sys.argv[3]) if len(sys.argv) > 3 else 0
