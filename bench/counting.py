@@ -1,8 +1,9 @@
 """Instructions counted, not time: a benchmark's fixed work run under valgrind's callgrind, which
-counts the instructions the processor carries out. The count is the same on every run, in a slow
-hour as in a quiet one, where this shared machine times the same code a tenth apart from one minute
-to the next: two revisions' counts compare at once (bench/engine.py --count, bench/push_path.py
---count). It leaves out the kernel's work (system calls) and what the caches cost."""
+counts the instructions the processor carries out. Two runs of one revision count within two
+thousandths of each other (an engine's count an action: 55,180 and 55,277), in a slow hour as in a
+quiet one, where this shared machine times the same code a tenth apart from one minute to the next:
+two revisions' counts compare at once (bench/engine.py --count, bench/push_path.py --count). It
+leaves out the kernel's work (system calls) and what the caches cost."""
 
 from __future__ import annotations
 

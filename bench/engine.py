@@ -9,9 +9,9 @@ Usage: python bench/engine.py [seconds per run]
 bench/live.py times `pace` before and after its run, to tell a slow hour from slow code.
 
 With --count, the same games (seeds 0 to games-1) are played under valgrind, their instructions
-counted rather than timed (bench/counting.py): the same count on every run, where two revisions'
-timed runs differ by a tenth from one minute to the next. A revision's engines against another's, in
-one go: `python bench/alternate.py --here OLD NEW 1 -- bench/engine.py --count`.
+counted rather than timed (bench/counting.py): within two thousandths from run to run, where two
+revisions' timed runs differ by a tenth from one minute to the next. A revision's engines against
+another's, in one go: `python bench/alternate.py --here OLD NEW 1 -- bench/engine.py --count`.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ but the figures still move by a tenth from run to run: compare two checkouts alt
 With --count, the same rounds are run under valgrind, their instructions counted rather than timed
 (bench/counting.py): per change, those of a run making them less those of one that only seats the
 rooms, so the move itself (its check and its write to the store) is in it with the five pushes, and
-so are this script's clock readings. The same count on every run, to a thousandth: a change that
-saves a hundredth shows, where the timed figures of one revision move by a tenth.
+so are this script's clock readings. Within a thousandth from run to run: a change that saves a
+hundredth shows, where the timed figures of one revision move by a tenth.
 
 Usage: python bench/push_path.py [rooms=20] [rounds of moves=60] [between=0]
        python bench/push_path.py --count [rooms=20] [rounds of moves=30]
