@@ -5,9 +5,7 @@ stops the whole set-up, and started again, the same table is back where it was."
 from __future__ import annotations
 
 import os
-import random
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +16,7 @@ from playwright.sync_api import expect
 from e2e.conftest import ROOT, site_env
 from e2e.table import create_room, join_room, play_zero_game_opening, plays_on_where_it_was
 from zerogames import front
-from zerogames.launch import answering, listening
+from zerogames.launch import answering, free_port, listening
 from zerogames.rooms.room import first_letters
 
 pytestmark = pytest.mark.skipif(not front.available(), reason="needs nginx (`make test`)")
@@ -29,7 +27,7 @@ class Front:
     """`python -m zerogames.front`, as `make run PROCESSES=2` starts it, on its own port and database."""
 
     def __init__(self, folder: Path, port: int | None = None) -> None:
-        self.port = port or free_ports_in_a_row(1 + PROCESSES)  # nginx's, then the processes'
+        self.port = port or free_port(1 + PROCESSES)  # nginx's, then the processes'
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = site_env(folder / "zerogames.db")
         self.log = folder / "front.log"
@@ -62,40 +60,6 @@ class Front:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(20)
-
-
-# The lowest port free_ports_in_a_row picks: above those services commonly listen on.
-LOWEST_PORT = 10_000
-
-
-def free_ports_in_a_row(count: int) -> int:
-    """The first of `count` consecutive loopback ports free now, below the range the system picks
-    outgoing connections' own ports from. In that range (where a port asked of the system comes from),
-    a port next to a free one may be the source of another test's connection, or become one before
-    the site binds it: a process of the site was once refused its port so ("Address already in use")."""
-    below = first_outgoing_port()
-    while True:
-        first = random.randrange(LOWEST_PORT, below - count)
-        if all(bindable(first + offset) for offset in range(count)):
-            return first
-
-
-def first_outgoing_port() -> int:
-    """The lowest port the system picks outgoing connections' own ports from (Linux's, or its default)."""
-    try:
-        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except OSError:
-        return 32768
-
-
-def bindable(port: int) -> bool:
-    """Whether nothing holds the loopback's `port`: no listener, and no connection's end either."""
-    with socket.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 def processes() -> list[tuple[str, str, str, bytes]]:
