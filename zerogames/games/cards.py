@@ -118,3 +118,9 @@ def following_suit(hand: Sequence[str], led: str | None) -> Sequence[str]:
         if same:
             return same
     return hand
+
+
+def follows_suit(hand: Sequence[str], led: str | None, card: str) -> bool:
+    """Whether `card`, one of `hand`, is among `following_suit`'s: the same rule for a single card,
+    which checks a move without making the list."""
+    return led is None or card[1] == led or all(held[1] != led for held in hand)
