@@ -610,19 +610,34 @@ SNAPS = tuple(
 
 class Board(tuple):
     """The hands on the table by seat: a plain tuple of hands to every reader (equal to one, dumped as
-    one) that remembers the snaps it offers, by the hand locked from them (the caller's, or None).
+    one) that remembers the snaps it offers, by the hand locked from them (the caller's, or None), and
+    each hand's part of them.
 
     A board is never changed, so neither is what it offers: each list is made at most once per board,
-    and the memo lives and dies with the states holding the board. The engine keeps nothing between
-    calls, and no room or bot thread sees a memo it was not handed with the board itself.
+    and the memo lives and dies with the states holding the board. A move makes a new board
+    (`with_hand`), which takes over the parts of the hands the move left alone. The engine keeps
+    nothing between calls, and no room or bot thread sees a memo it was not handed with the board.
     """
 
     # Made on the first look (most boards are looked at by every seat, some by none).
     snaps: dict[int | None, tuple[SharedAction, ...]] | None = None
+    # Each hand's snaps by seat (None: not made yet).
+    parts: list[tuple[SharedAction, ...] | None] | None = None
 
     def __reduce__(self) -> tuple[type, tuple[tuple[Any, ...]]]:
         # A copy is a new board, its memo made afresh.
         return (Board, (tuple(self),))
+
+
+def with_hand(hands: tuple, seat: int, hand: tuple) -> Board:
+    """The board with `seat`'s hand replaced by `hand`."""
+    board = Board(replaced(hands, seat, hand))
+    parts = getattr(hands, "parts", None)
+    if parts is not None:
+        # The other hands are the same cards in the same slots: they offer the same snaps.
+        board.parts = parts = parts.copy()
+        parts[seat] = None
+    return board
 
 
 def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
@@ -640,30 +655,45 @@ def snaps(state: State, seat: int) -> tuple[SharedAction, ...]:
     locked = caller if caller != seat else None
     if type(hands) is not Board:
         # A board a caller put together (a test's, say) is a plain tuple: its list is made each time.
-        return board_snaps(hands, locked)
+        return board_snaps(hands, locked, [None] * len(hands))
     made = hands.snaps
     if made is None:
         made = hands.snaps = {}
     targets = made.get(locked)
     if targets is None:
-        targets = made[locked] = board_snaps(hands, locked)
+        parts = hands.parts
+        if parts is None:
+            parts = hands.parts = [None] * len(hands)
+        targets = made[locked] = board_snaps(hands, locked, parts)
     return targets
 
 
-def board_snaps(hands: tuple, locked: int | None) -> tuple[SharedAction, ...]:
-    """A snap of every card on the board outside the `locked` hand."""
-    targets: list[SharedAction] = []
+def board_snaps(
+    hands: tuple, locked: int | None, parts: list[tuple[SharedAction, ...] | None]
+) -> tuple[SharedAction, ...]:
+    """A snap of every card on the board outside the `locked` hand, each hand's part taken from
+    `parts` where made, and left there where not."""
+    targets: tuple[SharedAction, ...] = ()
     for target, hand in enumerate(hands):
-        if target == locked:
-            continue
-        if len(hand) <= MADE_SLOTS:
-            # A card's code is never empty: the slots holding one pick their snaps from the row.
-            targets += compress(SNAPS[target], hand)
-        else:
-            targets += (
-                SharedAction(type="snap", seat=target, slot=slot) for slot, card in enumerate(hand) if card
-            )
-    return tuple(targets)
+        if target != locked:
+            part = parts[target]
+            if part is None:
+                part = parts[target] = hand_snaps(target, hand)
+            targets += part
+    return targets
+
+
+def hand_snaps(target: int, hand: tuple[str | None, ...]) -> tuple[SharedAction, ...]:
+    """A snap of each card in seat `target`'s hand."""
+    row = SNAPS[target]
+    if len(hand) > MADE_SLOTS:
+        return tuple(
+            SharedAction(type="snap", seat=target, slot=slot) for slot, card in enumerate(hand) if card
+        )
+    if None in hand:
+        # A card's code is never empty: the slots holding one pick their snaps from the row.
+        return tuple(compress(row, hand))
+    return row[: len(hand)]
 
 
 def snap_check(state: State, seat: int, action: Action) -> None:
@@ -708,7 +738,7 @@ def snap(state: State, seat: int, action: Action, now: float) -> State:
     deck, penalty = card_from_deck(state)
     if penalty is None:
         return finish_round({**state, **deck, "sightings": sightings}, {**last, "no_card": True})
-    hands = Board(replaced(hands, seat, (*hands[seat], penalty)))
+    hands = with_hand(hands, seat, (*hands[seat], penalty))
     last["penalty_slot"] = len(hands[seat]) - 1
     return {**state, **deck, "sightings": sightings, "hands": hands, "last": last}
 
@@ -940,7 +970,7 @@ def replaced(items: tuple, at: int, item: Any) -> tuple:
 def placed(hands: tuple, seat: int, slot: int, card: str | None) -> tuple[tuple, str | None]:
     """The hands with `card` in that slot, and the card that was there."""
     hand = hands[seat]
-    return Board(replaced(hands, seat, replaced(hand, slot, card))), hand[slot]
+    return with_hand(hands, seat, replaced(hand, slot, card)), hand[slot]
 
 
 def landed(state: State, card: str) -> dict[str, Any]:
