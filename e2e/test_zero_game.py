@@ -52,6 +52,9 @@ def test_one_human_and_two_easy_bots_finish_a_game(page, server):
     expect(page.locator("#scores tbody tr")).to_have_count(3)
     check_access(page, "Zero Game over")
     page.get_by_role("link", name="Watch replay").click()
+    # The click only starts the way to the replay: measured before that page has been drawn, it has
+    # no document yet.
+    expect(page.locator("#step-count")).to_be_visible()
     check_access(page, "a replay")
     page.goto(server.url + "/me")
     check_access(page, "a player's page")
