@@ -7,8 +7,8 @@ Usage: python bench/alternate.py [--here] OLD NEW [pairs=3] -- BENCHMARK [ARGS..
 
 OLD and NEW are anything git names a commit by (a hash, a branch, `HEAD~3`; the same one twice shows
 the runs' own spread). Each is checked out into a throwaway worktree; each run is that revision's own
-benchmark file (with --here, this checkout's, copied into the worktree over the revision's own with
-the rest of this checkout's bench/, the helpers it imports: for a benchmark whose older form prints
+benchmark file (with --here, this checkout's: its whole bench/, the benchmark with the helpers it
+imports, copied into the worktree over the revision's own, for a benchmark whose older form prints
 other figures, or none, or that an older revision lacks), with that revision's code first on
 Python's path (a benchmark of an older revision may not put it there itself) and this environment (so
 `BENCH_PROCESSES=2` and the like reach every run). They run on this checkout's Python and packages: a
@@ -116,8 +116,8 @@ def main() -> None:
     pairs = revisions[2] if len(revisions) == 3 else "3"
     if len(revisions) not in (2, 3) or not benchmark or not pairs.isdigit():
         usage()
-    if here and (Path(benchmark[0]).is_absolute() or not (ROOT / benchmark[0]).is_file()):
-        sys.exit(f"--here: {benchmark[0]} is not a file of this checkout, named from its top folder")
+    if here and (Path(benchmark[0]).parts[:1] != ("bench",) or not (ROOT / benchmark[0]).is_file()):
+        sys.exit(f"--here: {benchmark[0]} is not a file of this checkout's bench/, named from its top folder")
     sides = {"old": revisions[0], "new": revisions[1]}
     # Stopped by SIGTERM as by Ctrl-C: the running benchmark is stopped and the worktrees removed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
@@ -130,7 +130,6 @@ def main() -> None:
                 if here:
                     bench = checkouts[side] / "bench"
                     shutil.copytree(ROOT / "bench", bench, dirs_exist_ok=True, ignore=CACHES)
-                    shutil.copyfile(ROOT / benchmark[0], checkouts[side] / benchmark[0])
             for pair in range(1, int(pairs) + 1):
                 order = list(sides) if pair % 2 else list(reversed(sides))
                 for side in order:
