@@ -379,6 +379,8 @@ def test_every_game_ends_with_its_chart_and_a_replay_drawn_at_every_point_of_vie
             # A replay has no move to make: no control of the table posts anything.
             assert enabled_controls(html) == [], (step, view)
             shows_as_typed(html)
+            if step == 0:
+                assert f"No {rules.round_key} has ended yet." in section(page, "chart-heading"), view
         charted.append(html.count("<polyline"))
     # The chart grows with the steps: nothing at the deal, every seat's line by the end.
     assert charted[0] == 0 and charted[-1] == rules.min_players, charted

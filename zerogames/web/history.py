@@ -75,9 +75,10 @@ def chart_of(replay: Replay, until: int | None = None) -> Markup:
     key = f"chart {until}"
     if key not in replay.memo:
         names = [seat["name"] for seat in replay.record.seats]
-        chart = score_chart(replay.scores_by_round(until), names, replay.rules.round_key.title())
+        label = replay.rules.round_key.title()
+        chart = score_chart(replay.scores_by_round(until), names, label)
         macro = current_app.jinja_env.get_template("records/_chart.html").module.score_chart
-        replay.memo[key] = Markup(macro(chart))
+        replay.memo[key] = Markup(macro(chart, label))
     return replay.memo[key]
 
 
